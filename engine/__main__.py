@@ -1,0 +1,164 @@
+"""Command line: ``python -m engine [--fixtures FILE] [policy flags] [--json]``.
+
+Prints the records table, the tray and the coverage, or with ``--json`` the result
+object the page receives. Bad input exits with status 2 and one line naming it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, NoReturn, cast
+
+from . import __version__
+from .api import run
+from .model import (
+    BUDGET_LIMIT,
+    DEFAULT_POLICY,
+    MAX_AGE_LIMIT,
+    POLICY_FIELDS,
+    RECORD_LIMIT_RANGE,
+    STORE_CHOICES,
+    ErrorResult,
+    Result,
+)
+
+# Next to the package in a source checkout; an installed wheel has no store of its own.
+DEFAULT_STORE = Path(__file__).resolve().parent.parent / "fixtures" / "store.json"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: the problem is what the user needs.
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m engine",
+        description="Score, scope and pack the memory records of a store against one question, "
+        "explaining every exclusion. Flags left out take the defaults shown.",
+    )
+    parser.add_argument(
+        "--fixtures",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help=f"store JSON file to read (default: {DEFAULT_STORE.parent.name}/{DEFAULT_STORE.name} in the source checkout)",
+    )
+    parser.add_argument("--question", help="question id (default: the store's first question)")
+    parser.add_argument("--tenant", help="active tenant id, a hard filter (default: the store's first tenant)")
+    parser.add_argument(
+        "--store", choices=STORE_CHOICES, help=f"memory store to read (default: {DEFAULT_POLICY['store']})"
+    )
+    parser.add_argument(
+        "--previous-sessions",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="include records from previous sessions (default: off)",
+    )
+    parser.add_argument(
+        "--max-age-hours",
+        type=float,
+        metavar="HOURS",
+        help=f"exclude records older than this, inclusive, 0 to {MAX_AGE_LIMIT} (default: {DEFAULT_POLICY['max_age_hours']})",
+    )
+    parser.add_argument(
+        "--latest-per-key",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="exclude a keyed fact when a newer record of the same tenant and key exists (default: on)",
+    )
+    parser.add_argument(
+        "--recency-weight",
+        type=float,
+        metavar="W",
+        help=f"blend weight of recency, 0 (cosine only) to 1 (recency only) (default: {DEFAULT_POLICY['recency_weight']:g})",
+    )
+    parser.add_argument(
+        "--budget-words",
+        type=int,
+        metavar="N",
+        help=f"context word budget, 0 to {BUDGET_LIMIT} (default: {DEFAULT_POLICY['budget_words']})",
+    )
+    parser.add_argument(
+        "--max-records",
+        type=int,
+        metavar="N",
+        help=f"maximum retrieved records, {RECORD_LIMIT_RANGE[0]} to {RECORD_LIMIT_RANGE[1]} (default: {DEFAULT_POLICY['max_records']})",
+    )
+    parser.add_argument("--json", action="store_true", help="print the result object as JSON instead of a table")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def load_store(path: Path | None) -> Any:
+    """Read the store file, turning a missing or malformed file into one clear line."""
+    source = path or DEFAULT_STORE
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        hint = "" if path else "; pass --fixtures FILE"
+        raise ValueError(f"store file {source} does not exist{hint}") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{source} is not valid JSON ({error})") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read store file {source} ({error})") from None
+
+
+def format_table(result: Result) -> str:
+    """The records table, the tray and the coverage, as plain text."""
+    policy = result["policy"]
+    lines = [
+        f"Question: {result['question']['text']} ({result['question']['id']})",
+        "Policy:   " + " ".join(f"{name}={_flag_value(value)}" for name, value in policy.items()),
+        "",
+        f"{'ID':<6} {'words':>5} {'cosine':>7} {'score':>7}  outcome and reason",
+    ]
+    reason_width = 64
+    for row in result["records"]:
+        head = f"{row['id']:<6} {row['words']:>5} {row['cosine']:>7.3f} {row['score']:>7.3f}  "
+        wrapped = textwrap.wrap(f"{row['outcome']}: {row['reason']}", reason_width) or [""]
+        lines.append(head + wrapped[0])
+        lines.extend(" " * len(head) + more for more in wrapped[1:])
+    tray = ", ".join(result["selected"]) or "(empty)"
+    coverage = result["coverage"]
+    lines += [
+        "",
+        f"Selected context: {tray}  ({result['words_used']} of {result['budget_words']} words)",
+        f"Coverage: {coverage['found']} of {coverage['total']} supporting "
+        f"({', '.join(coverage['supporting']) or 'none declared'})",
+    ]
+    return "\n".join(lines)
+
+
+def _flag_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    policy = {name: getattr(args, name) for name in POLICY_FIELDS if getattr(args, name) is not None}
+    try:
+        store = load_store(args.fixtures)
+    except ValueError as error:
+        print(f"python -m engine: error: {error}", file=sys.stderr)
+        return 2
+    result = run({"store": store, "policy": policy})
+    if "error" in result:
+        print(f"python -m engine: error: {cast(ErrorResult, result)['error']['message']}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(format_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

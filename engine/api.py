@@ -1,0 +1,186 @@
+"""The engine's one entry point: a request (store + policy) in, a result out.
+
+``run_json`` is all the page's worker ever calls, and what the CPython tests call
+too, so both sides go through the very same code. Both functions are total: bad
+input returns an error object naming the path and the rule, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import __version__
+from .model import (
+    Coverage,
+    ErrorResult,
+    InputError,
+    Policy,
+    RecordResult,
+    Result,
+    Store,
+    parse_policy,
+    parse_store,
+)
+from .pack import Candidate, pack, rank
+from .scope import check_scope, newest_by_key
+from .text import word_count
+from .tfidf import build_index, cosine, cosine_parts, query_vector
+
+# Which of the page's four stages decides each outcome: 2 scope filters,
+# 3 ranking (a zero cosine is found when scoring), 4 final context.
+OUTCOME_STAGE = {
+    "other_tenant": 2,
+    "superseded": 2,
+    "store_filtered": 2,
+    "previous_session": 2,
+    "too_old": 2,
+    "no_shared_terms": 3,
+    "selected": 4,
+    "over_budget": 4,
+    "record_limit": 4,
+}
+
+
+def recency(age_hours: float) -> float:
+    """Half-life decay: 1 for a new record, 0.5 after a day, 0.25 after two."""
+    return float(2.0 ** (-age_hours / 24.0))
+
+
+def blend(cosine_value: float, recency_value: float, weight: float) -> float:
+    """``(1 - w) * cosine + w * recency``; w = 0 ranks on cosine alone."""
+    return (1.0 - weight) * cosine_value + weight * recency_value
+
+
+def retrieve(store: Store, policy: Policy) -> Result:
+    """Score every record, apply the scope policies, rank and pack the tray."""
+    index = build_index(tuple(record.text for record in store.records))
+    question = store.question(policy.question)
+    query, dropped = query_vector(index, question.text)
+    newest = newest_by_key(store.records)
+
+    rows: list[RecordResult] = []
+    candidates: list[Candidate] = []
+    for position, (record, vector) in enumerate(zip(store.records, index.documents, strict=True)):
+        parts = cosine_parts(index, vector, query)
+        cos = cosine(parts)
+        fresh = recency(record.age_hours)
+        row: RecordResult = {
+            "id": record.id,
+            "tenant": record.tenant,
+            "store": record.store,
+            "session": record.session,
+            "age_hours": record.age_hours,
+            "key": record.key,
+            "text": record.text,
+            "words": word_count(record.text),
+            "cosine": cos,
+            "recency": fresh,
+            "score": blend(cos, fresh, policy.recency_weight),
+            "outcome": "",
+            "stage": 0,
+            "reason": "",
+            "rank": None,
+            "terms": parts,
+        }
+        exclusion = check_scope(record, cos, policy, store, newest)
+        if exclusion is None:
+            candidates.append(Candidate(record.id, position, row["words"], cos, row["score"]))
+        else:
+            row["outcome"], row["reason"] = exclusion.outcome, exclusion.reason
+        rows.append(row)
+
+    ranked = rank(candidates)
+    by_id = {row["id"]: row for row in rows}
+    for decision in pack(ranked, policy.budget_words, policy.max_records):
+        row = by_id[decision.id]
+        row["outcome"], row["reason"], row["rank"] = decision.outcome, decision.reason, decision.rank
+    for row in rows:
+        row["stage"] = OUTCOME_STAGE[row["outcome"]]
+
+    selected = [c.id for c in ranked if by_id[c.id]["outcome"] == "selected"]
+    supporting = list(question.supporting.get(policy.tenant, ()))
+    coverage: Coverage = {
+        "found": sum(1 for rid in supporting if rid in selected),
+        "total": len(supporting),
+        "supporting": supporting,
+        "found_ids": [rid for rid in supporting if rid in selected],
+    }
+    return {
+        "engine_version": __version__,
+        "policy": policy_dict(policy),
+        "question": {
+            "id": question.id,
+            "text": question.text,
+            "terms": sorted(query.weights),
+            "dropped_terms": dropped,
+        },
+        "records": rows,
+        "ranked": [c.id for c in ranked],
+        "selected": selected,
+        "words_used": sum(by_id[rid]["words"] for rid in selected),
+        "budget_words": policy.budget_words,
+        "counts": {
+            "stored": len(rows),
+            "in_scope": sum(1 for row in rows if row["stage"] > 2),
+            "ranked": len(ranked),
+            "selected": len(selected),
+        },
+        "coverage": coverage,
+    }
+
+
+def policy_dict(policy: Policy) -> dict[str, Any]:
+    return {name: getattr(policy, name) for name in policy.__dataclass_fields__}
+
+
+def error_result(error: InputError) -> ErrorResult:
+    return {
+        "error": {
+            "name": error.name,
+            "message": str(error),
+            "problems": [{"path": path, "message": message} for path, message in error.problems],
+        }
+    }
+
+
+def run(request: Any) -> Result | ErrorResult:
+    """Run one request ``{"store": <store>, "policy": <policy>}``; never raises on bad input."""
+    try:
+        if not isinstance(request, dict):
+            raise InputError("InvalidRequest", [("request", "must be an object with store and policy")])
+        unknown = sorted(set(request) - {"store", "policy"})
+        if unknown:
+            raise InputError(
+                "InvalidRequest", [(f"request.{unknown[0]}", "is not a known field (allowed: store, policy)")]
+            )
+        if "store" not in request:
+            raise InputError("InvalidRequest", [("request.store", "is missing")])
+        store = parse_store(request["store"])
+        policy = parse_policy(request.get("policy"), store)
+        return retrieve(store, policy)
+    except InputError as error:
+        return error_result(error)
+    except Exception as error:  # the page must get an answer, never a hang
+        return internal_error(error)
+
+
+def internal_error(error: BaseException) -> ErrorResult:
+    """A bug or a resource limit: still an answer, with enough to report it."""
+    message = f"the engine failed unexpectedly ({type(error).__name__}: {error})"
+    return {"error": {"name": "InternalError", "message": message, "problems": []}}
+
+
+def run_json(text: str) -> str:
+    """``run`` with JSON text on both sides: the function the page's worker calls."""
+    try:
+        request = json.loads(text)
+    except (json.JSONDecodeError, TypeError) as error:
+        result: Result | ErrorResult = error_result(
+            InputError("InvalidJSON", [("request", f"is not valid JSON ({error})")])
+        )
+    except RecursionError as error:  # absurdly nested input
+        result = internal_error(error)
+    else:
+        result = run(request)
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))

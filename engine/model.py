@@ -1,0 +1,498 @@
+"""The data the engine works on: records, stores, policies and results.
+
+Parsing turns untrusted JSON (a store file, a policy from a URL) into frozen
+dataclasses, collecting every problem with the path of the bad value instead of
+stopping at the first. The JSON shapes of results are declared here once, as
+TypedDicts; ``site/js/types.js`` mirrors them for the page.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
+STORE_CHOICES: tuple[str, ...] = (*STORE_KINDS, "all")
+SESSIONS: tuple[str, ...] = ("current", "previous")
+SCHEMA_VERSION = 1
+
+# Outcome codes, in the order the checks run (scope first, then packing).
+SCOPE_OUTCOMES: tuple[str, ...] = (
+    "other_tenant",
+    "superseded",
+    "store_filtered",
+    "previous_session",
+    "too_old",
+    "no_shared_terms",
+)
+PACK_OUTCOMES: tuple[str, ...] = ("selected", "over_budget", "record_limit")
+OUTCOMES: tuple[str, ...] = SCOPE_OUTCOMES + PACK_OUTCOMES
+
+# Ranges a policy must respect; the page's controls and the CLI use the same limits.
+MAX_AGE_LIMIT = 100_000
+BUDGET_LIMIT = 500
+RECORD_LIMIT_RANGE = (1, 50)
+
+
+class InputError(ValueError):
+    """Bad input, with every problem found as ``(path, message)`` pairs."""
+
+    def __init__(self, name: str, problems: list[tuple[str, str]]) -> None:
+        self.name = name
+        self.problems = problems
+        first_path, first_message = problems[0]
+        summary = f"{first_path}: {first_message}" if first_path else first_message
+        if len(problems) > 1:
+            summary += f" (and {len(problems) - 1} more problem{'s' if len(problems) > 2 else ''})"
+        super().__init__(summary)
+
+
+@dataclass(frozen=True)
+class Tenant:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    supporting: dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Record:
+    id: str
+    tenant: str
+    store: str
+    session: str
+    age_hours: float
+    key: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Store:
+    title: str
+    description: str
+    tenants: tuple[Tenant, ...]
+    questions: tuple[Question, ...]
+    records: tuple[Record, ...]
+    guides: tuple[dict[str, Any], ...] = field(default=())
+
+    def tenant_label(self, tenant_id: str) -> str:
+        for tenant in self.tenants:
+            if tenant.id == tenant_id:
+                return tenant.label
+        return tenant_id
+
+    def question(self, question_id: str) -> Question:
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        raise KeyError(question_id)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The nine policy fields, spelled as everywhere else (URL, CLI, notes)."""
+
+    question: str
+    tenant: str
+    store: str
+    previous_sessions: bool
+    max_age_hours: float
+    latest_per_key: bool
+    recency_weight: float
+    budget_words: int
+    max_records: int
+
+
+POLICY_FIELDS: tuple[str, ...] = (
+    "question",
+    "tenant",
+    "store",
+    "previous_sessions",
+    "max_age_hours",
+    "latest_per_key",
+    "recency_weight",
+    "budget_words",
+    "max_records",
+)
+
+# The starting point of the seed's experiment. ``question`` and ``tenant`` fall back
+# to the store's first entries, which for the default store are these two.
+DEFAULT_POLICY: dict[str, Any] = {
+    "question": "deployment-region",
+    "tenant": "team-a",
+    "store": "working",
+    "previous_sessions": False,
+    "max_age_hours": 168,
+    "latest_per_key": True,
+    "recency_weight": 0.0,
+    "budget_words": 40,
+    "max_records": 3,
+}
+
+
+# ---------------------------------------------------------------- result shapes
+
+
+class TermPart(TypedDict):
+    """One shared term's share of a cosine; the parts of a record add up to it."""
+
+    term: str
+    record_count: int
+    query_count: int
+    record_tf: float
+    query_tf: float
+    idf: float
+    record_weight: float
+    query_weight: float
+    contribution: float
+
+
+class RecordResult(TypedDict):
+    id: str
+    tenant: str
+    store: str
+    session: str
+    age_hours: float
+    key: str | None
+    text: str
+    words: int
+    cosine: float
+    recency: float
+    score: float
+    outcome: str
+    stage: int
+    reason: str
+    rank: int | None
+    terms: list[TermPart]
+
+
+class QuestionResult(TypedDict):
+    id: str
+    text: str
+    terms: list[str]
+    dropped_terms: list[str]
+
+
+class Coverage(TypedDict):
+    found: int
+    total: int
+    supporting: list[str]
+    found_ids: list[str]
+
+
+class Counts(TypedDict):
+    stored: int
+    in_scope: int
+    ranked: int
+    selected: int
+
+
+class Result(TypedDict):
+    engine_version: str
+    policy: dict[str, Any]
+    question: QuestionResult
+    records: list[RecordResult]
+    ranked: list[str]
+    selected: list[str]
+    words_used: int
+    budget_words: int
+    counts: Counts
+    coverage: Coverage
+
+
+class Problem(TypedDict):
+    path: str
+    message: str
+
+
+class ErrorBody(TypedDict):
+    name: str
+    message: str
+    problems: list[Problem]
+
+
+class ErrorResult(TypedDict):
+    error: ErrorBody
+
+
+# ---------------------------------------------------------------- parsing
+
+
+class _Problems:
+    """Collects problems so a user sees all of them at once."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append((path, message))
+
+
+def _show(value: Any) -> str:
+    """A short, JSON-like rendering of a bad value for messages."""
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + text + '"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _is_number(value: Any) -> bool:
+    # JSON booleans arrive as bool, a subclass of int; they are not numbers here.
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _text(obj: dict[str, Any], name: str, path: str, problems: _Problems) -> str:
+    value = obj.get(name)
+    if name not in obj:
+        problems.add(f"{path}.{name}", "is missing")
+    elif not isinstance(value, str):
+        problems.add(f"{path}.{name}", f"must be text, not {_show(value)}")
+    elif not value.strip():
+        problems.add(f"{path}.{name}", "must not be empty")
+    else:
+        return value
+    return ""
+
+
+def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], path: str, problems: _Problems) -> None:
+    for name in obj:
+        if name not in allowed:
+            problems.add(f"{path}.{name}", "is not a known field (allowed: " + ", ".join(allowed) + ")")
+
+
+def _object_list(data: dict[str, Any], name: str, problems: _Problems) -> list[Any]:
+    value = data.get(name)
+    if name not in data:
+        problems.add(name, "is missing")
+    elif not isinstance(value, list):
+        problems.add(name, f"must be a list, not {_show(value)}")
+    elif not value:
+        problems.add(name, "must not be empty")
+    else:
+        return value
+    return []
+
+
+def parse_store(data: Any) -> Store:
+    """Validate a store (the JSON shape of ``fixtures/``) and return it.
+
+    Raises ``InputError`` listing every problem, each with the path of the bad value.
+    """
+    problems = _Problems()
+    if not isinstance(data, dict):
+        raise InputError("InvalidStore", [("store", f"must be a JSON object, not {_show(data)}")])
+    _unknown_fields(
+        data, ("schema", "title", "description", "tenants", "questions", "records", "guides"), "store", problems
+    )
+    if data.get("schema") != SCHEMA_VERSION:
+        problems.add("schema", f"must be {SCHEMA_VERSION}, not {_show(data.get('schema'))}")
+    title = _text(data, "title", "store", problems)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        problems.add("description", "must be text")
+        description = ""
+
+    tenants: list[Tenant] = []
+    for index, item in enumerate(_object_list(data, "tenants", problems)):
+        path = f"tenants[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        _unknown_fields(item, ("id", "label"), path, problems)
+        tenant = Tenant(_text(item, "id", path, problems), _text(item, "label", path, problems))
+        if tenant.id and any(t.id == tenant.id for t in tenants):
+            problems.add(f"{path}.id", f"{_show(tenant.id)} is used by another tenant")
+        tenants.append(tenant)
+    tenant_ids = [t.id for t in tenants if t.id]
+
+    records: list[Record] = []
+    for index, item in enumerate(_object_list(data, "records", problems)):
+        path = f"records[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        records.append(_parse_record(item, path, tenant_ids, records, problems))
+    record_tenant = {r.id: r.tenant for r in records if r.id}
+
+    questions: list[Question] = []
+    for index, item in enumerate(_object_list(data, "questions", problems)):
+        path = f"questions[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        _unknown_fields(item, ("id", "text", "supporting"), path, problems)
+        qid = _text(item, "id", path, problems)
+        if qid and any(q.id == qid for q in questions):
+            problems.add(f"{path}.id", f"{_show(qid)} is used by another question")
+        supporting = _parse_supporting(
+            item.get("supporting"), f"{path}.supporting", tenant_ids, record_tenant, problems
+        )
+        questions.append(Question(qid, _text(item, "text", path, problems), supporting))
+
+    guides = data.get("guides", [])
+    if not isinstance(guides, list) or not all(isinstance(g, dict) for g in guides):
+        problems.add("guides", "must be a list of objects")
+        guides = []
+
+    if problems.items:
+        raise InputError("InvalidStore", problems.items)
+    store = Store(title, description, tuple(tenants), tuple(questions), tuple(records), tuple(guides))
+    _check_guides(store, problems)
+    if problems.items:
+        raise InputError("InvalidStore", problems.items)
+    return store
+
+
+def _parse_record(
+    item: dict[str, Any], path: str, tenant_ids: list[str], earlier: list[Record], problems: _Problems
+) -> Record:
+    _unknown_fields(item, ("id", "tenant", "store", "session", "age_hours", "key", "text"), path, problems)
+    rid = _text(item, "id", path, problems)
+    if rid and any(r.id == rid for r in earlier):
+        problems.add(f"{path}.id", f"{_show(rid)} is used by another record")
+    tenant = _text(item, "tenant", path, problems)
+    if tenant and tenant_ids and tenant not in tenant_ids:
+        problems.add(f"{path}.tenant", f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")
+    kind = _text(item, "store", path, problems)
+    if kind and kind not in STORE_KINDS:
+        problems.add(f"{path}.store", f"{_show(kind)} is not one of {', '.join(STORE_KINDS)}")
+    session = _text(item, "session", path, problems)
+    if session and session not in SESSIONS:
+        problems.add(f"{path}.session", f"{_show(session)} is not one of {', '.join(SESSIONS)}")
+    age: Any = item.get("age_hours")
+    if "age_hours" not in item:
+        problems.add(f"{path}.age_hours", "is missing")
+        age = 0
+    elif not _is_number(age):
+        problems.add(f"{path}.age_hours", f"must be a number of hours, not {_show(age)}")
+        age = 0
+    elif age < 0:
+        problems.add(f"{path}.age_hours", f"must not be negative, not {_show(age)}")
+    key = item.get("key")
+    if "key" not in item:
+        problems.add(f"{path}.key", "is missing (use null for a record without a key)")
+    elif key is not None and (not isinstance(key, str) or not key.strip()):
+        problems.add(f"{path}.key", f"must be null or non-empty text, not {_show(key)}")
+        key = None
+    text = _text(item, "text", path, problems)
+    return Record(rid, tenant, kind, session, float(age), key, text)
+
+
+def _parse_supporting(
+    value: Any, path: str, tenant_ids: list[str], record_tenant: dict[str, str], problems: _Problems
+) -> dict[str, tuple[str, ...]]:
+    if value is None:
+        problems.add(path, "is missing (map each tenant to its supporting record ids)")
+        return {}
+    if not isinstance(value, dict):
+        problems.add(path, f"must be an object mapping tenants to record ids, not {_show(value)}")
+        return {}
+    supporting: dict[str, tuple[str, ...]] = {}
+    for tenant, ids in value.items():
+        tpath = f"{path}.{tenant}"
+        if tenant not in tenant_ids:
+            problems.add(tpath, f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")
+            continue
+        if not isinstance(ids, list):
+            problems.add(tpath, f"must be a list of record ids, not {_show(ids)}")
+            continue
+        for index, rid in enumerate(ids):
+            if rid not in record_tenant:
+                problems.add(f"{tpath}[{index}]", f"{_show(rid)} is not a record id")
+            elif record_tenant[rid] != tenant:
+                problems.add(f"{tpath}[{index}]", f"{_show(rid)} belongs to {record_tenant[rid]}, not {tenant}")
+        supporting[tenant] = tuple(rid for rid in ids if isinstance(rid, str))
+    return supporting
+
+
+def _check_guides(store: Store, problems: _Problems) -> None:
+    """Guided experiments are step lists whose policies must be valid for this store."""
+    for index, guide in enumerate(store.guides):
+        path = f"guides[{index}]"
+        _unknown_fields(guide, ("id", "title", "intro", "steps"), path, problems)
+        for name in ("id", "title"):
+            _text(guide, name, path, problems)
+        steps = guide.get("steps")
+        if not isinstance(steps, list) or not steps:
+            problems.add(f"{path}.steps", "must be a non-empty list")
+            continue
+        for number, step in enumerate(steps):
+            spath = f"{path}.steps[{number}]"
+            if not isinstance(step, dict):
+                problems.add(spath, "must be an object")
+                continue
+            _unknown_fields(step, ("title", "policy", "look_for"), spath, problems)
+            _text(step, "title", spath, problems)
+            _text(step, "look_for", spath, problems)
+            try:
+                parse_policy(step.get("policy", {}), store, path=f"{spath}.policy")
+            except InputError as error:
+                problems.items.extend(error.problems)
+
+
+def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:
+    """Validate a policy against a store; missing fields take the defaults.
+
+    ``question`` and ``tenant`` default to the store's first entries.
+    """
+    problems = _Problems()
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InputError("InvalidPolicy", [(path, f"must be an object, not {_show(data)}")])
+    _unknown_fields(data, POLICY_FIELDS, path, problems)
+    values = dict(DEFAULT_POLICY)
+    values["question"] = store.questions[0].id
+    values["tenant"] = store.tenants[0].id
+    values.update({k: v for k, v in data.items() if k in POLICY_FIELDS})
+
+    def choice(name: str, allowed: list[str]) -> str:
+        value = values[name]
+        if not isinstance(value, str) or value not in allowed:
+            problems.add(f"{path}.{name}", f"{_show(value)} is not one of {', '.join(allowed)}")
+            return allowed[0]
+        return value
+
+    def flag(name: str) -> bool:
+        value = values[name]
+        if not isinstance(value, bool):
+            problems.add(f"{path}.{name}", f"must be true or false, not {_show(value)}")
+            return bool(DEFAULT_POLICY[name])
+        return value
+
+    def number(name: str, low: float, high: float, *, whole: bool) -> float:
+        value: Any = values[name]
+        kind = "a whole number" if whole else "a number"
+        rule = f"must be {kind} from {low:g} to {high:g}"
+        if not _is_number(value) or (whole and not float(value).is_integer()) or not low <= value <= high:
+            problems.add(f"{path}.{name}", f"{rule}, not {_show(value)}")
+            return float(DEFAULT_POLICY[name])
+        return float(value)
+
+    max_age = number("max_age_hours", 0, MAX_AGE_LIMIT, whole=False)
+    policy = Policy(
+        question=choice("question", [q.id for q in store.questions]),
+        tenant=choice("tenant", [t.id for t in store.tenants]),
+        store=choice("store", list(STORE_CHOICES)),
+        previous_sessions=flag("previous_sessions"),
+        max_age_hours=int(max_age) if max_age.is_integer() else max_age,
+        latest_per_key=flag("latest_per_key"),
+        recency_weight=number("recency_weight", 0, 1, whole=False),
+        budget_words=int(number("budget_words", 0, BUDGET_LIMIT, whole=True)),
+        max_records=int(number("max_records", *RECORD_LIMIT_RANGE, whole=True)),
+    )
+    if problems.items:
+        raise InputError("InvalidPolicy", problems.items)
+    return policy

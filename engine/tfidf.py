@@ -1,0 +1,106 @@
+"""Lexical similarity: TF-IDF vectors over the store and their cosine with a question.
+
+The formulas, for a store of ``n`` records::
+
+    tf(t, d)  = 1 + ln(count of t in d)            (sublinear term frequency)
+    idf(t)    = ln((1 + n) / (1 + df(t))) + 1      (smoothed; df counts records)
+    w(t, d)   = tf(t, d) * idf(t), then divided by the vector's L2 length
+    cosine    = sum over shared terms of w(t, record) * w(t, question)
+
+This is exactly scikit-learn's ``TfidfVectorizer(sublinear_tf=True,
+smooth_idf=True, norm="l2", stop_words=STOP_WORDS)`` fitted on the record texts and
+applied to the question. The textbook idf ``ln(n / df)`` differs in two ways: the
+"+1" inside acts as if one extra record held every term (no division by zero for
+unseen terms), and the "+1" outside keeps terms found in every record from
+vanishing. The vocabulary and document frequencies always come from every record in
+the store, whatever the filters, so a policy never changes a record's vector.
+Query terms found in no record are dropped, as the vectorizer's ``transform`` does.
+
+Sums use ``math.fsum`` over terms in sorted order, so CPython and Pyodide produce
+the same bits regardless of string hashing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .model import TermPart
+from .text import tokenize
+
+
+@dataclass(frozen=True)
+class Vector:
+    """A document's term counts and its L2-normalised weights (absent terms are 0)."""
+
+    counts: dict[str, int]
+    weights: dict[str, float]
+
+
+@dataclass(frozen=True)
+class Index:
+    n_documents: int
+    idf: dict[str, float]
+    documents: tuple[Vector, ...]
+
+
+def sublinear_tf(count: int) -> float:
+    return 1.0 + math.log(count)
+
+
+def smoothed_idf(n_documents: int, document_frequency: int) -> float:
+    return math.log((1 + n_documents) / (1 + document_frequency)) + 1.0
+
+
+def _vector(counts: dict[str, int], idf: dict[str, float]) -> Vector:
+    raw = {term: sublinear_tf(count) * idf[term] for term, count in sorted(counts.items())}
+    length = math.sqrt(math.fsum(weight * weight for weight in raw.values()))
+    weights = {term: weight / length for term, weight in raw.items()} if length > 0 else {}
+    return Vector(counts, weights)
+
+
+@lru_cache(maxsize=8)
+def build_index(texts: tuple[str, ...]) -> Index:
+    """Fit the vocabulary and idf on every record text (cached: a store rarely changes)."""
+    token_counts = [Counter(tokenize(text)) for text in texts]
+    document_frequency: Counter[str] = Counter()
+    for counts in token_counts:
+        document_frequency.update(counts.keys())
+    n = len(texts)
+    idf = {term: smoothed_idf(n, df) for term, df in sorted(document_frequency.items())}
+    return Index(n, idf, tuple(_vector(dict(counts), idf) for counts in token_counts))
+
+
+def query_vector(index: Index, text: str) -> tuple[Vector, list[str]]:
+    """Vectorise a question with the store's vocabulary; also return the dropped terms."""
+    tokens = tokenize(text)
+    kept = Counter(token for token in tokens if token in index.idf)
+    dropped = list(dict.fromkeys(token for token in tokens if token not in index.idf))
+    return _vector(dict(kept), index.idf), dropped
+
+
+def cosine_parts(index: Index, document: Vector, query: Vector) -> list[TermPart]:
+    """Each shared term's contribution to the cosine, in alphabetical order."""
+    parts: list[TermPart] = []
+    for term in sorted(document.weights.keys() & query.weights.keys()):
+        parts.append(
+            {
+                "term": term,
+                "record_count": document.counts[term],
+                "query_count": query.counts[term],
+                "record_tf": sublinear_tf(document.counts[term]),
+                "query_tf": sublinear_tf(query.counts[term]),
+                "idf": index.idf[term],
+                "record_weight": document.weights[term],
+                "query_weight": query.weights[term],
+                "contribution": document.weights[term] * query.weights[term],
+            }
+        )
+    return parts
+
+
+def cosine(parts: list[TermPart]) -> float:
+    """The cosine as the exact sum of its parts, clamped against rounding past 1."""
+    return min(1.0, math.fsum(part["contribution"] for part in parts))
