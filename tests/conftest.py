@@ -1,0 +1,23 @@
+"""Shared test data: the default store and the golden cases from fixtures/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def store() -> dict[str, Any]:
+    """A fresh copy of the default store, safe to modify."""
+    return load_json(FIXTURES / "store.json")

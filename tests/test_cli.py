@@ -1,0 +1,64 @@
+"""The command line: table, JSON, flags spelled as the policy fields, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_table_shows_records_tray_and_coverage() -> None:
+    """The default run prints every record with its outcome, the tray and the coverage."""
+    out = cli("--question", "timeout-incident", "--budget-words", "9")
+    assert out.returncode == 0, out.stderr
+    assert "Selected context: M5  (9 of 9 words)" in out.stdout
+    assert "Coverage: 0 of 1 supporting (M3)" in out.stdout
+    for rid in [f"M{i}" for i in range(1, 11)]:
+        assert f"\n{rid} " in out.stdout
+    assert "no_shared_terms" in out.stdout
+
+
+def test_json_output_equals_the_engine_result() -> None:
+    """--json prints the result object, with the policy built from every flag."""
+    out = cli("--json", "--tenant", "team-b", "--store", "semantic", "--previous-sessions", "--max-age-hours", "500",
+              "--no-latest-per-key", "--recency-weight", "0.25", "--budget-words", "30", "--max-records", "2")
+    result = json.loads(out.stdout)
+    assert result["policy"] == {"question": "deployment-region", "tenant": "team-b", "store": "semantic",
+                                "previous_sessions": True, "max_age_hours": 500, "latest_per_key": False,
+                                "recency_weight": 0.25, "budget_words": 30, "max_records": 2}
+    assert result["selected"][0] == "M9"
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
+    """Out-of-range values, bad types, missing or malformed files: status 2 and one line."""
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    cases = [
+        (("--budget-words", "900"), "policy.budget_words: must be a whole number from 0 to 500"),
+        (("--budget-words", "x"), "--budget-words: invalid int value"),
+        (("--fixtures", str(tmp_path / "none.json")), "does not exist"),
+        (("--fixtures", str(broken)), "is not valid JSON"),
+        (("--store", "semntic"), "invalid choice"),
+    ]
+    for args, message in cases:
+        out = cli(*args)
+        assert out.returncode == 2, args
+        assert out.stdout == ""
+        assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr, out.stderr
+
+
+def test_other_store_and_help() -> None:
+    """--fixtures reads another store; --help explains every policy flag."""
+    out = cli("--fixtures", str(ROOT / "fixtures" / "store.json"), "--json")
+    assert json.loads(out.stdout)["counts"]["stored"] == 10
+    help_text = cli("--help").stdout
+    for flag in ("--question", "--tenant", "--store", "--previous-sessions", "--max-age-hours", "--latest-per-key",
+                 "--recency-weight", "--budget-words", "--max-records", "--fixtures", "--json"):
+        assert flag in help_text
