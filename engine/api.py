@@ -112,7 +112,7 @@ def retrieve(store: Store, policy: Policy) -> Result:
         "question": {
             "id": question.id,
             "text": question.text,
-            "terms": sorted(query.weights),
+            "terms": sorted(query.counts),
             "dropped_terms": dropped,
         },
         "records": rows,

@@ -318,12 +318,17 @@ def parse_store(data: Any) -> Store:
     tenant_ids = [t.id for t in tenants if t.id]
 
     records: list[Record] = []
+    seen_ids: set[str] = set()
     for index, item in enumerate(_object_list(data, "records", problems)):
         path = f"records[{index}]"
         if not isinstance(item, dict):
             problems.add(path, f"must be an object, not {_show(item)}")
             continue
-        records.append(_parse_record(item, path, tenant_ids, records, problems))
+        record = _parse_record(item, path, tenant_ids, problems)
+        if record.id in seen_ids:
+            problems.add(f"{path}.id", f"{_show(record.id)} is used by another record")
+        seen_ids.add(record.id)
+        records.append(record)
     record_tenant = {r.id: r.tenant for r in records if r.id}
 
     questions: list[Question] = []
@@ -355,13 +360,9 @@ def parse_store(data: Any) -> Store:
     return store
 
 
-def _parse_record(
-    item: dict[str, Any], path: str, tenant_ids: list[str], earlier: list[Record], problems: _Problems
-) -> Record:
+def _parse_record(item: dict[str, Any], path: str, tenant_ids: list[str], problems: _Problems) -> Record:
     _unknown_fields(item, ("id", "tenant", "store", "session", "age_hours", "key", "text"), path, problems)
     rid = _text(item, "id", path, problems)
-    if rid and any(r.id == rid for r in earlier):
-        problems.add(f"{path}.id", f"{_show(rid)} is used by another record")
     tenant = _text(item, "tenant", path, problems)
     if tenant and tenant_ids and tenant not in tenant_ids:
         problems.add(f"{path}.tenant", f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")

@@ -33,10 +33,21 @@ from .text import tokenize
 
 @dataclass(frozen=True)
 class Vector:
-    """A document's term counts and its L2-normalised weights (absent terms are 0)."""
+    """A document's term counts and the L2 length of its raw tf·idf weights.
+
+    Normalised weights are computed on demand, only for the terms a cosine needs:
+    a question shares a handful of terms with a record, so a large store never pays
+    for a full dictionary of weights per record.
+    """
 
     counts: dict[str, int]
-    weights: dict[str, float]
+    length: float
+
+    def weight(self, term: str, idf: dict[str, float]) -> float:
+        count = self.counts.get(term, 0)
+        if count == 0 or self.length == 0.0:
+            return 0.0
+        return sublinear_tf(count) * idf[term] / self.length
 
 
 @dataclass(frozen=True)
@@ -55,10 +66,9 @@ def smoothed_idf(n_documents: int, document_frequency: int) -> float:
 
 
 def _vector(counts: dict[str, int], idf: dict[str, float]) -> Vector:
-    raw = {term: sublinear_tf(count) * idf[term] for term, count in sorted(counts.items())}
-    length = math.sqrt(math.fsum(weight * weight for weight in raw.values()))
-    weights = {term: weight / length for term, weight in raw.items()} if length > 0 else {}
-    return Vector(counts, weights)
+    # fsum is correctly rounded, so the order of terms cannot change the length.
+    length = math.sqrt(math.fsum((sublinear_tf(count) * idf[term]) ** 2 for term, count in counts.items()))
+    return Vector(counts, length)
 
 
 @lru_cache(maxsize=8)
@@ -70,7 +80,7 @@ def build_index(texts: tuple[str, ...]) -> Index:
         document_frequency.update(counts.keys())
     n = len(texts)
     idf = {term: smoothed_idf(n, df) for term, df in sorted(document_frequency.items())}
-    return Index(n, idf, tuple(_vector(dict(counts), idf) for counts in token_counts))
+    return Index(n, idf, tuple(_vector(counts, idf) for counts in token_counts))
 
 
 def query_vector(index: Index, text: str) -> tuple[Vector, list[str]]:
@@ -78,13 +88,15 @@ def query_vector(index: Index, text: str) -> tuple[Vector, list[str]]:
     tokens = tokenize(text)
     kept = Counter(token for token in tokens if token in index.idf)
     dropped = list(dict.fromkeys(token for token in tokens if token not in index.idf))
-    return _vector(dict(kept), index.idf), dropped
+    return _vector(kept, index.idf), dropped
 
 
 def cosine_parts(index: Index, document: Vector, query: Vector) -> list[TermPart]:
     """Each shared term's contribution to the cosine, in alphabetical order."""
     parts: list[TermPart] = []
-    for term in sorted(document.weights.keys() & query.weights.keys()):
+    for term in sorted(term for term in query.counts if term in document.counts):
+        record_weight = document.weight(term, index.idf)
+        query_weight = query.weight(term, index.idf)
         parts.append(
             {
                 "term": term,
@@ -93,9 +105,9 @@ def cosine_parts(index: Index, document: Vector, query: Vector) -> list[TermPart
                 "record_tf": sublinear_tf(document.counts[term]),
                 "query_tf": sublinear_tf(query.counts[term]),
                 "idf": index.idf[term],
-                "record_weight": document.weights[term],
-                "query_weight": query.weights[term],
-                "contribution": document.weights[term] * query.weights[term],
+                "record_weight": record_weight,
+                "query_weight": query_weight,
+                "contribution": record_weight * query_weight,
             }
         )
     return parts

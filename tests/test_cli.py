@@ -27,12 +27,35 @@ def test_table_shows_records_tray_and_coverage() -> None:
 
 def test_json_output_equals_the_engine_result() -> None:
     """--json prints the result object, with the policy built from every flag."""
-    out = cli("--json", "--tenant", "team-b", "--store", "semantic", "--previous-sessions", "--max-age-hours", "500",
-              "--no-latest-per-key", "--recency-weight", "0.25", "--budget-words", "30", "--max-records", "2")
+    out = cli(
+        "--json",
+        "--tenant",
+        "team-b",
+        "--store",
+        "semantic",
+        "--previous-sessions",
+        "--max-age-hours",
+        "500",
+        "--no-latest-per-key",
+        "--recency-weight",
+        "0.25",
+        "--budget-words",
+        "30",
+        "--max-records",
+        "2",
+    )
     result = json.loads(out.stdout)
-    assert result["policy"] == {"question": "deployment-region", "tenant": "team-b", "store": "semantic",
-                                "previous_sessions": True, "max_age_hours": 500, "latest_per_key": False,
-                                "recency_weight": 0.25, "budget_words": 30, "max_records": 2}
+    assert result["policy"] == {
+        "question": "deployment-region",
+        "tenant": "team-b",
+        "store": "semantic",
+        "previous_sessions": True,
+        "max_age_hours": 500,
+        "latest_per_key": False,
+        "recency_weight": 0.25,
+        "budget_words": 30,
+        "max_records": 2,
+    }
     assert result["selected"][0] == "M9"
 
 
@@ -59,6 +82,17 @@ def test_other_store_and_help() -> None:
     out = cli("--fixtures", str(ROOT / "fixtures" / "store.json"), "--json")
     assert json.loads(out.stdout)["counts"]["stored"] == 10
     help_text = cli("--help").stdout
-    for flag in ("--question", "--tenant", "--store", "--previous-sessions", "--max-age-hours", "--latest-per-key",
-                 "--recency-weight", "--budget-words", "--max-records", "--fixtures", "--json"):
+    for flag in (
+        "--question",
+        "--tenant",
+        "--store",
+        "--previous-sessions",
+        "--max-age-hours",
+        "--latest-per-key",
+        "--recency-weight",
+        "--budget-words",
+        "--max-records",
+        "--fixtures",
+        "--json",
+    ):
         assert flag in help_text

@@ -38,8 +38,12 @@ def store_error(store: dict[str, Any]) -> dict[str, Any]:
         ("previous_sessions", "yes", 'policy.previous_sessions: must be true or false, not "yes"'),
         ("store", "semntic", 'policy.store: "semntic" is not one of semantic, episodic, procedural, working, all'),
         ("tenant", "team-c", 'policy.tenant: "team-c" is not one of team-a, team-b'),
-        ("question", "weather", 'policy.question: "weather" is not one of deployment-region, timeout-incident, '
-                                "rollback-steps, on-call-contact"),
+        (
+            "question",
+            "weather",
+            'policy.question: "weather" is not one of deployment-region, timeout-incident, '
+            "rollback-steps, on-call-contact",
+        ),
         ("budget", 9, "policy.budget: is not a known field"),
     ],
 )

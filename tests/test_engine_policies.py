@@ -33,8 +33,15 @@ def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> Non
     """No policy given: deployment-region, Team A, working, previous off, 168 h, latest on, 0, 40, 3."""
     result = engine.run({"store": store})
     assert result["policy"] == {
-        "question": "deployment-region", "tenant": "team-a", "store": "working", "previous_sessions": False,
-        "max_age_hours": 168, "latest_per_key": True, "recency_weight": 0.0, "budget_words": 40, "max_records": 3,
+        "question": "deployment-region",
+        "tenant": "team-a",
+        "store": "working",
+        "previous_sessions": False,
+        "max_age_hours": 168,
+        "latest_per_key": True,
+        "recency_weight": 0.0,
+        "budget_words": 40,
+        "max_records": 3,
     }
 
 
@@ -78,8 +85,13 @@ def test_ties_break_on_cosine_then_store_order() -> None:
         {"id": i, "tenant": "t", "store": "working", "session": "current", "age_hours": 0, "key": None, "text": "pear"}
         for i in ("B", "A")
     ]
-    store = {"schema": 1, "title": "t", "tenants": [{"id": "t", "label": "T"}],
-             "questions": [{"id": "q", "text": "pear", "supporting": {}}], "records": records}
+    store = {
+        "schema": 1,
+        "title": "t",
+        "tenants": [{"id": "t", "label": "T"}],
+        "questions": [{"id": "q", "text": "pear", "supporting": {}}],
+        "records": records,
+    }
     result = engine.run({"store": store, "policy": {"max_records": 1}})
     assert result["ranked"] == ["B", "A"] and result["selected"] == ["B"]
 
@@ -107,9 +119,25 @@ RECORD = st.fixed_dictionaries(
         "session": st.sampled_from(["current", "previous"]),
         "age_hours": st.integers(0, 500) | st.floats(0, 500),
         "key": st.sampled_from([None, "k1", "k2"]),
-        "text": st.lists(st.sampled_from(["deployment", "region", "timeout", "checkout", "roll", "release",
-                                           "incident", "on-call", "payment", "the", "Mumbai"]),
-                         min_size=1, max_size=15).map(" ".join),
+        "text": st.lists(
+            st.sampled_from(
+                [
+                    "deployment",
+                    "region",
+                    "timeout",
+                    "checkout",
+                    "roll",
+                    "release",
+                    "incident",
+                    "on-call",
+                    "payment",
+                    "the",
+                    "Mumbai",
+                ]
+            ),
+            min_size=1,
+            max_size=15,
+        ).map(" ".join),
     }
 )
 
@@ -141,12 +169,14 @@ def test_invariants_hold_for_any_policy_and_store(policy: dict[str, Any], record
         for row in selected:
             if row["key"] is not None:
                 assert not any(
-                    other["tenant"] == row["tenant"] and other["key"] == row["key"]
+                    other["tenant"] == row["tenant"]
+                    and other["key"] == row["key"]
                     and other["age_hours"] < row["age_hours"]
                     for other in rows.values()
                 ), "a stale keyed fact was resurrected"
-    assert result["ranked"] == [r["id"] for r in sorted(
-        (r for r in rows.values() if r["rank"] is not None), key=lambda r: r["rank"])]
+    assert result["ranked"] == [
+        r["id"] for r in sorted((r for r in rows.values() if r["rank"] is not None), key=lambda r: r["rank"])
+    ]
 
 
 @settings(max_examples=150, deadline=None)
