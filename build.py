@@ -1,0 +1,248 @@
+"""Build the static site into dist/: the page prerendered by the engine, its
+scripts and styles, the engine wheel and the Pyodide runtime files it needs.
+
+    python build.py                 build dist/ from fixtures/store.json
+    python build.py --serve         build, then serve on http://127.0.0.1:8000/
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+import engine
+from engine.model import BUDGET_LIMIT, DEFAULT_POLICY, MAX_AGE_LIMIT, RECORD_LIMIT_RANGE, STORE_CHOICES
+
+ROOT = Path(__file__).resolve().parent
+SITE = ROOT / "site"
+PYODIDE_PACKAGE = ROOT / "node_modules" / "pyodide"
+DEFAULT_STORE = ROOT / "fixtures" / "store.json"
+DEFAULT_OUT = ROOT / "dist"
+
+# The only runtime files the page loads: no lock file (an inline one is passed), no
+# source maps, type files or demo consoles.
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+
+STORE_LABELS = (
+    ("working", "Working context"),
+    ("semantic", "Semantic facts"),
+    ("episodic", "Episodic events"),
+    ("procedural", "Procedural steps"),
+    ("all", "All stores"),
+)
+
+# Only this site's own files; WebAssembly compilation is the one exception to "no eval".
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'wasm-unsafe-eval'",
+        "worker-src 'self'",
+        "connect-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'none'",
+    ]
+)
+
+
+class BuildError(Exception):
+    """A problem the person building must fix; the message says how."""
+
+
+def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: bool = False) -> Path:
+    """Write the whole site to ``out`` (replacing it) and return the index path."""
+    say = (lambda _msg: None) if quiet else (lambda msg: print(msg, file=sys.stderr))
+    store = load_store(store_path)
+    pyodide = pyodide_info()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+    say("· engine wheel")
+    wheel = build_wheel(out / "wheels")
+    say(f"· Pyodide {pyodide['version']} runtime files")
+    runtime_dir = copy_runtime(out / "pyodide" / pyodide["version"])
+    say("· prerendering the default configuration")
+    result = engine.run({"store": store, "policy": {}})
+    labels = {t["id"]: t["label"] for t in store["tenants"]}
+    chosen = (result["selected"] or result["ranked"] or [result["records"][0]["id"]])[0]
+    fragments = prerender(result, labels, chosen)
+    say("· page, scripts and styles")
+    copy_assets(out)
+    runtime = {
+        "pyodideModule": f"{rel(runtime_dir, out)}/pyodide.mjs",
+        "indexURL": f"{rel(runtime_dir, out)}/",
+        "stdLibURL": f"{rel(runtime_dir, out)}/python_stdlib.zip",
+        "wheelURL": rel(wheel, out),
+        "abiVersion": pyodide["abi_version"],
+    }
+    index = out / "index.html"
+    index.write_text(render_page(store, result, fragments, runtime, pyodide), encoding="utf-8")
+    say(f"built {out} ({sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
+    return index
+
+
+def load_store(path: Path) -> Any:
+    """Read and validate a store, refusing it with the engine's own messages."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BuildError(f"store file {path} does not exist") from None
+    except json.JSONDecodeError as error:
+        raise BuildError(f"{path} is not valid JSON ({error})") from None
+    try:
+        engine.parse_store(data)
+    except engine.InputError as error:
+        lines = "\n".join(f"  {p}: {m}" for p, m in error.problems)
+        raise BuildError(f"{path} is not a valid store:\n{lines}") from None
+    return data
+
+
+def pyodide_info() -> dict[str, str]:
+    package = PYODIDE_PACKAGE / "package.json"
+    if not package.exists():
+        raise BuildError("node_modules/pyodide is missing: run `npm ci` first")
+    lock = json.loads((PYODIDE_PACKAGE / "pyodide-lock.json").read_text())
+    return {
+        "version": json.loads(package.read_text())["version"],
+        "abi_version": lock["info"]["abi_version"],
+        "python": lock["info"]["python"],
+    }
+
+
+def build_wheel(directory: Path) -> Path:
+    """The engine wheel, built by the same backend pip uses; reproducible by default."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    directory.mkdir(parents=True)
+    builder = WheelBuilder(str(ROOT))
+    (artifact,) = builder.build(directory=str(directory), versions=["standard"])
+    return Path(artifact)
+
+
+def copy_runtime(directory: Path) -> Path:
+    directory.mkdir(parents=True)
+    for name in RUNTIME_FILES:
+        shutil.copyfile(PYODIDE_PACKAGE / name, directory / name)
+    return directory
+
+
+def prerender(result: Any, labels: dict[str, str], chosen: str) -> dict[str, str]:
+    """Run the page's own renderer under Node so the prerendered HTML is the live HTML."""
+    payload = json.dumps({"result": result, "tenantLabels": labels, "chosenId": chosen})
+    try:
+        done = subprocess.run(
+            ["node", str(SITE / "prerender.mjs")], input=payload, capture_output=True, text=True, check=True
+        )
+    except FileNotFoundError:
+        raise BuildError("Node.js is needed to prerender the page: install node") from None
+    except subprocess.CalledProcessError as error:
+        raise BuildError(f"prerendering failed:\n{error.stderr}") from None
+    fragments: dict[str, str] = json.loads(done.stdout)
+    return fragments
+
+
+def copy_assets(out: Path) -> None:
+    for folder in ("js", "css"):
+        shutil.copytree(SITE / folder, out / folder)
+    shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
+
+
+def render_page(store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]) -> str:
+    limits = {
+        "stores": list(STORE_CHOICES),
+        "max_age_hours": MAX_AGE_LIMIT,
+        "budget_words": BUDGET_LIMIT,
+        "max_records": list(RECORD_LIMIT_RANGE),
+        "defaults": DEFAULT_POLICY,
+    }
+    boot = {"store": store, "limits": limits, "result": result, "runtime": runtime}
+    # "<" escaped so no text in the store can close the script element.
+    boot_json = json.dumps(boot, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(SITE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    template = env.get_template("index.html.j2")
+    return template.render(
+        csp=CSP,
+        store=store,
+        policy=result["policy"],
+        limits=limits,
+        store_labels=STORE_LABELS,
+        stop_words=sorted(engine.STOP_WORDS),
+        prerendered={**{k: Markup(v) for k, v in fragments.items()}, "question": result["question"]["text"]},
+        boot_json=Markup(boot_json),
+        engine_version=engine.__version__,
+        pyodide_version=pyodide["version"],
+        pyodide_python=pyodide["python"],
+    )
+
+
+def rel(path: Path, out: Path) -> str:
+    return path.relative_to(out).as_posix()
+
+
+class StaticHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves dist/ with the types browsers insist on for modules and WebAssembly."""
+
+    extensions_map = {  # noqa: RUF012 - the base class reads it as a class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".whl": "application/zip",
+        ".json": "application/json",
+    }
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if getattr(self.server, "verbose", True):
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path, port: int = 8000, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
+    handler = functools.partial(StaticHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: dist/)")
+    parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help="store JSON to build the site around")
+    parser.add_argument("--serve", action="store_true", help="serve the built site after building")
+    parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
+    args = parser.parse_args(argv)
+    try:
+        build(out=args.out, store_path=args.store)
+    except BuildError as error:
+        print(f"build.py: error: {error}", file=sys.stderr)
+        return 2
+    if not args.serve:
+        print(f"Serve it with: python build.py --serve   (or any static server in {args.out})")
+        return 0
+    server = make_server(args.out, args.port)
+    print(f"Serving {args.out} at http://127.0.0.1:{args.port}/  (Ctrl+C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+// The worker protocol, written down once. Only JSON text and plain objects cross.
+//
+// main → worker
+//   {type: "rw:load", runtime: Runtime}          once, right after the worker starts
+//   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
+// worker → main
+//   {type: "rw:progress", step: number, of: number, label: string}
+//   {type: "rw:ready", seconds: number, python: string}
+//   {type: "rw:result", id: number, response: string}   engine.run_json's answer, JSON text
+//   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
+//   {type: "rw:run-error", id: number, error: {name: string, message: string}}   one run threw
+
+/**
+ * @typedef {object} Runtime  absolute URLs, resolved by the page so any sub-path works
+ * @property {string} pyodideModule  pyodide.mjs
+ * @property {string} indexURL       folder of pyodide.asm.mjs and pyodide.asm.wasm
+ * @property {string} stdLibURL      the standard library zip
+ * @property {string} wheelURL       the engine wheel
+ * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
+ */
+
+export const MSG = Object.freeze({
+  LOAD: "rw:load",
+  RUN: "rw:run",
+  PROGRESS: "rw:progress",
+  READY: "rw:ready",
+  RESULT: "rw:result",
+  FAILED: "rw:failed",
+  RUN_ERROR: "rw:run-error",
+});
+
+/** Errors cross the boundary as {name, message}: structured clone drops the rest. */
+export function postableError(error) {
+  if (error instanceof Error) return { name: error.name, message: error.message.slice(0, 2000) };
+  return { name: "Error", message: String(error).slice(0, 2000) };
+}

@@ -1,0 +1,188 @@
+// Pure rendering: a result (as engine/api.py returns it) in, HTML strings out.
+// No DOM access here, so build.py runs this same module under Node to prerender the
+// default configuration, and the page uses it for every update.
+
+import { html } from "./html.js";
+
+/** @typedef {import("./types.js").Result} Result */
+/** @typedef {import("./types.js").RecordResult} RecordResult */
+
+/** Outcome labels with a glyph, so colour is never the only signal. */
+export const OUTCOMES = {
+  selected: { label: "Selected", glyph: "✓", tone: "good" },
+  over_budget: { label: "Over budget", glyph: "⤫", tone: "warn" },
+  record_limit: { label: "Record limit", glyph: "#", tone: "warn" },
+  no_shared_terms: { label: "No shared terms", glyph: "∅", tone: "muted" },
+  too_old: { label: "Too old", glyph: "⌛", tone: "muted" },
+  previous_session: { label: "Previous session", glyph: "↶", tone: "muted" },
+  store_filtered: { label: "Other store", glyph: "⊘", tone: "muted" },
+  superseded: { label: "Superseded", glyph: "⇢", tone: "muted" },
+  other_tenant: { label: "Other tenant", glyph: "⛔", tone: "bad" },
+};
+
+export const STAGES = [
+  { n: 1, title: "Stored records" },
+  { n: 2, title: "Scope filters" },
+  { n: 3, title: "Ranking" },
+  { n: 4, title: "Final context" },
+];
+
+/** @param {number} x */
+export const fixed3 = (x) => x.toFixed(3);
+
+/** @param {number} hours */
+export function age(hours) {
+  if (hours < 48) return `${formatNumber(hours)} h`;
+  return `${formatNumber(hours)} h (${formatNumber(Math.round((hours / 24) * 10) / 10)} days)`;
+}
+
+/** @param {number} x */
+function formatNumber(x) {
+  return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+}
+
+/** @param {string} outcome */
+export function badge(outcome) {
+  const o = OUTCOMES[outcome];
+  return html`<span class="badge tone-${o.tone}"><span aria-hidden="true">${o.glyph}</span> ${o.label}</span>`;
+}
+
+/**
+ * @param {Result} result
+ * @param {Record<string, string>} tenantLabels
+ */
+export function renderCards(result, tenantLabels) {
+  return html`${result.records.map(
+    (r) => html`<li class="card" data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}">
+  <div class="card-head"><span class="card-id">${r.id}</span>${badge(r.outcome)}</div>
+  <p class="card-text">${r.text}</p>
+  <dl class="card-meta">
+    <div><dt>Tenant</dt><dd>${tenantLabels[r.tenant] ?? r.tenant}</dd></div>
+    <div><dt>Store</dt><dd>${r.store}</dd></div>
+    <div><dt>Session</dt><dd>${r.session}</dd></div>
+    <div><dt>Age</dt><dd>${age(r.age_hours)}</dd></div>
+    <div><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
+    <div><dt>Words</dt><dd>${r.words}</dd></div>
+  </dl>
+  <p class="card-rank" data-show-from="3">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
+</li>`,
+  )}`;
+}
+
+/** @param {Result} result */
+export function renderDiagram(result) {
+  const c = result.counts;
+  const removedByScope = c.stored - c.in_scope;
+  const noTerms = c.in_scope - c.ranked;
+  const notPacked = c.ranked - c.selected;
+  const details = [
+    `${c.stored} record${c.stored === 1 ? "" : "s"} in the store`,
+    `${c.in_scope} in scope, ${removedByScope} removed by policy`,
+    `${c.ranked} ranked, ${noTerms} with no shared terms`,
+    `${c.selected} in the tray, ${notPacked} not packed · ${result.words_used} of ${result.budget_words} words`,
+  ];
+  const counts = [c.stored, c.in_scope, c.ranked, c.selected];
+  return html`${STAGES.map(
+    (s, i) => html`<li class="stage-box" data-stage-box="${s.n}">
+  <span class="stage-number">Stage ${s.n}</span>
+  <span class="stage-title">${s.title}</span>
+  <span class="stage-count" data-count="${counts[i]}">${counts[i]}</span>
+  <span class="stage-detail">${details[i]}</span>
+</li>`,
+  )}`;
+}
+
+/**
+ * @param {Result} result
+ * @param {string | null} chosenId the record whose score breakdown is open
+ */
+export function renderTableRows(result, chosenId) {
+  return html`${result.records.map(
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
+  <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
+  <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
+  <td class="num">${fixed3(r.cosine)}</td>
+  <td class="num">${fixed3(r.score)}</td>
+  <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
+</tr>`,
+  )}`;
+}
+
+/**
+ * @param {Result} result
+ * @param {Record<string, string>} tenantLabels
+ */
+export function renderTray(result, tenantLabels) {
+  const byId = Object.fromEntries(result.records.map((r) => [r.id, r]));
+  const cov = result.coverage;
+  const tenant = tenantLabels[result.policy.tenant] ?? result.policy.tenant;
+  const items = result.selected.map((id) => byId[id]);
+  const missing = cov.supporting.filter((id) => !cov.found_ids.includes(id));
+  const coverageText =
+    cov.total === 0
+      ? `No supporting fact is declared for ${tenant} on this question.`
+      : `${cov.found} of ${cov.total} supporting fact${cov.total === 1 ? "" : "s"} for ${tenant} selected` +
+        (cov.found_ids.length ? ` (${cov.found_ids.join(", ")})` : "") +
+        (missing.length ? `; missing ${missing.join(", ")}.` : ".");
+  return html`<p class="tray-summary"><strong data-words-used="${result.words_used}">${result.words_used} of ${result.budget_words} words</strong> used · ${items.length} of ${result.policy.max_records} record${result.policy.max_records === 1 ? "" : "s"}</p>
+<meter class="meter" min="0" max="${Math.max(1, result.budget_words)}" value="${result.words_used}" aria-label="Words used of the budget"></meter>
+${
+  items.length
+    ? html`<ol class="tray-items">${items.map(
+        (r) => html`<li data-record-id="${r.id}"><span class="card-id">${r.id}</span> <span class="tray-text">${r.text}</span> <span class="tray-words">${r.words} words</span></li>`,
+      )}</ol>`
+    : html`<p class="tray-empty">The tray is empty: no in-scope record fit. The table below says why each record stayed out.</p>`
+}
+<p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>`;
+}
+
+/**
+ * @param {Result} result
+ * @param {string} id
+ */
+export function renderBreakdown(result, id) {
+  const r = result.records.find((x) => x.id === id) ?? result.records[0];
+  const w = result.policy.recency_weight;
+  const q = result.question;
+  const terms = r.terms.length
+    ? html`<div class="scroll-x" tabindex="0" role="region" aria-label="Term contributions for ${r.id}"><table class="terms">
+  <caption>Shared terms of ${r.id} and the question</caption>
+  <thead><tr><th scope="col">Term</th><th scope="col">Count in record</th><th scope="col">tf record</th><th scope="col">Count in question</th><th scope="col">tf question</th><th scope="col">idf</th><th scope="col">Weight in record</th><th scope="col">Weight in question</th><th scope="col">Contribution</th></tr></thead>
+  <tbody>${r.terms.map(
+    (t) => html`<tr><th scope="row">${t.term}</th><td>${t.record_count}</td><td>${fixed4(t.record_tf)}</td><td>${t.query_count}</td><td>${fixed4(t.query_tf)}</td><td>${fixed4(t.idf)}</td><td>${fixed4(t.record_weight)}</td><td>${fixed4(t.query_weight)}</td><td>${fixed4(t.contribution)}</td></tr>`,
+  )}</tbody>
+  <tfoot><tr><th scope="row" colspan="8">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
+</table></div>`
+    : html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
+  return html`<h3 id="breakdown-title">${r.id}: cosine ${fixed3(r.cosine)}, score ${fixed3(r.score)}</h3>
+<p class="breakdown-question">Question terms after lowercasing and stop words: ${q.terms.length ? q.terms.join(", ") : "none"}${q.dropped_terms.length ? html`; in no record, so dropped: ${q.dropped_terms.join(", ")}` : ""}.</p>
+${terms}
+<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.cosine)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong></p>
+<p class="formula">${badge(r.outcome)} ${r.reason}</p>`;
+}
+
+/** @param {number} x */
+const fixed4 = (x) => x.toFixed(4);
+
+/** @param {Result} result */
+export function renderChart(result) {
+  const rowHeight = 22;
+  const labelWidth = 44;
+  const barWidth = 220;
+  const height = result.records.length * rowHeight + 24;
+  const rows = result.records.map((r, i) => {
+    const y = 20 + i * rowHeight;
+    return html`<g class="chart-row" data-outcome="${r.outcome}">
+  <text x="0" y="${y + 12}" class="chart-label">${r.id}</text>
+  <rect x="${labelWidth}" y="${y}" width="${(r.cosine * barWidth).toFixed(1)}" height="7" class="bar-cosine"></rect>
+  <rect x="${labelWidth}" y="${y + 8}" width="${(r.score * barWidth).toFixed(1)}" height="7" class="bar-score"></rect>
+</g>`;
+  });
+  return html`<svg viewBox="0 0 ${labelWidth + barWidth + 8} ${height}" role="img" aria-labelledby="chart-title" class="chart" preserveAspectRatio="xMinYMin meet">
+<title id="chart-title">Cosine (upper bar) and blended score (lower bar) for each record, from 0 to 1; the table lists the same numbers.</title>
+<text x="${labelWidth}" y="10" class="chart-legend"><tspan class="legend-cosine">■ cosine</tspan> <tspan dx="8" class="legend-score">■ blended score</tspan></text>
+${rows}
+<line x1="${labelWidth}" x2="${labelWidth}" y1="16" y2="${height}" class="chart-axis"></line>
+</svg>`;
+}

@@ -1,0 +1,70 @@
+// JSON shapes that cross the worker boundary. Same as the TypedDicts in
+// engine/model.py (TermPart, RecordResult, QuestionResult, Coverage, Counts,
+// Result, ErrorResult): change both together.
+
+/**
+ * @typedef {object} TermPart
+ * @property {string} term
+ * @property {number} record_count
+ * @property {number} query_count
+ * @property {number} record_tf
+ * @property {number} query_tf
+ * @property {number} idf
+ * @property {number} record_weight
+ * @property {number} query_weight
+ * @property {number} contribution
+ */
+
+/**
+ * @typedef {object} RecordResult
+ * @property {string} id
+ * @property {string} tenant
+ * @property {string} store
+ * @property {string} session
+ * @property {number} age_hours
+ * @property {string | null} key
+ * @property {string} text
+ * @property {number} words
+ * @property {number} cosine
+ * @property {number} recency
+ * @property {number} score
+ * @property {string} outcome
+ * @property {number} stage  the stage (2, 3 or 4) that decides the outcome
+ * @property {string} reason
+ * @property {number | null} rank
+ * @property {TermPart[]} terms
+ */
+
+/**
+ * @typedef {object} Policy
+ * @property {string} question
+ * @property {string} tenant
+ * @property {string} store
+ * @property {boolean} previous_sessions
+ * @property {number} max_age_hours
+ * @property {boolean} latest_per_key
+ * @property {number} recency_weight
+ * @property {number} budget_words
+ * @property {number} max_records
+ */
+
+/**
+ * @typedef {object} Result
+ * @property {string} engine_version
+ * @property {Policy} policy
+ * @property {{id: string, text: string, terms: string[], dropped_terms: string[]}} question
+ * @property {RecordResult[]} records
+ * @property {string[]} ranked
+ * @property {string[]} selected
+ * @property {number} words_used
+ * @property {number} budget_words
+ * @property {{stored: number, in_scope: number, ranked: number, selected: number}} counts
+ * @property {{found: number, total: number, supporting: string[], found_ids: string[]}} coverage
+ */
+
+/**
+ * @typedef {object} ErrorResult
+ * @property {{name: string, message: string, problems: {path: string, message: string}[]}} error
+ */
+
+export {};

@@ -1,0 +1,138 @@
+// The page's DOM: reading and writing the controls, and placing rendered results.
+// Markup comes from render.js; this module only decides where it goes.
+
+import { renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "./render.js";
+import { parseValue } from "./state.js";
+
+/** @typedef {import("./types.js").Result} Result */
+/** @typedef {import("./types.js").Policy} Policy */
+/** @typedef {import("./state.js").Field} Field */
+
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const form = () => /** @type {HTMLFormElement} */ (byId("policy-form"));
+
+/** @param {string} name */
+function control(name) {
+  return /** @type {HTMLInputElement | HTMLSelectElement} */ (form().elements.namedItem(name));
+}
+
+/** @param {Policy} policy @param {Field[]} fields */
+export function writeControls(policy, fields) {
+  for (const field of fields) {
+    const element = control(field.name);
+    const value = policy[field.name];
+    if (field.kind === "bool") /** @type {HTMLInputElement} */ (element).checked = Boolean(value);
+    else element.value = String(value);
+    setFieldError(field.name, "");
+  }
+  byId("f-recency-value").textContent = String(policy.recency_weight);
+}
+
+/**
+ * Read every control. Values a learner typed that break a rule are reported per
+ * field and left in the box, so nothing typed is lost.
+ * @param {Field[]} fields
+ * @param {Policy} fallback the policy to keep for fields in error
+ * @returns {{policy: Policy, errors: number}}
+ */
+export function readControls(fields, fallback) {
+  const policy = /** @type {Policy} */ ({ ...fallback });
+  let errors = 0;
+  for (const field of fields) {
+    const element = control(field.name);
+    if (field.kind === "bool") {
+      /** @type {Record<string, unknown>} */ (policy)[field.name] = /** @type {HTMLInputElement} */ (element).checked;
+      continue;
+    }
+    const parsed = parseValue(field, element.value);
+    if (parsed.ok) {
+      /** @type {Record<string, unknown>} */ (policy)[field.name] = parsed.value;
+      setFieldError(field.name, "");
+    } else {
+      errors += 1;
+      const label = element.labels?.[0]?.textContent ?? field.name;
+      setFieldError(field.name, `${label} ${parsed.rule}.`);
+    }
+  }
+  byId("f-recency-value").textContent = String(policy.recency_weight);
+  return { policy, errors };
+}
+
+/** @param {string} name @param {string} message */
+function setFieldError(name, message) {
+  const element = control(name);
+  const errorBox = document.getElementById(`${element.id}-error`);
+  if (message) element.setAttribute("aria-invalid", "true");
+  else element.removeAttribute("aria-invalid");
+  if (!errorBox) return;
+  errorBox.textContent = message;
+  errorBox.hidden = !message;
+}
+
+/**
+ * Place a result in every view, keeping keyboard focus on the same record.
+ * @param {Result} result
+ * @param {{tenantLabels: Record<string, string>, chosenId: string}} context
+ */
+export function showResult(result, context) {
+  const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
+  byId("cards").innerHTML = String(renderCards(result, context.tenantLabels));
+  byId("diagram").innerHTML = String(renderDiagram(result));
+  byId("records-body").innerHTML = String(renderTableRows(result, context.chosenId));
+  byId("tray-body").innerHTML = String(renderTray(result, context.tenantLabels));
+  byId("chart").innerHTML = String(renderChart(result));
+  byId("score-breakdown").innerHTML = String(renderBreakdown(result, context.chosenId));
+  byId("question-text").textContent = result.question.text;
+  if (focusedRecord) {
+    /** @type {HTMLElement | null} */ (document.querySelector(`[data-choose="${CSS.escape(focusedRecord)}"]`))?.focus();
+  }
+}
+
+/** Choose the record whose score is explained, without re-rendering the rest. */
+export function showChosen(/** @type {Result} */ result, /** @type {string} */ chosenId) {
+  for (const row of document.querySelectorAll("#records-body tr")) {
+    const chosen = /** @type {HTMLElement} */ (row).dataset.recordId === chosenId;
+    row.classList.toggle("chosen", chosen);
+    row.querySelector("button")?.setAttribute("aria-pressed", String(chosen));
+  }
+  byId("score-breakdown").innerHTML = String(renderBreakdown(result, chosenId));
+}
+
+/** @param {boolean} pending the views show an older result than the controls */
+export function setPending(pending) {
+  byId("experiment").toggleAttribute("data-pending", pending);
+  byId("records").toggleAttribute("data-pending", pending);
+}
+
+/** @param {import("./engine-client.js").Status} status */
+export function showStatus(status) {
+  byId("engine-status-text").textContent = status.text;
+  const bar = /** @type {HTMLProgressElement} */ (byId("engine-progress"));
+  if (status.step !== undefined) bar.value = status.step;
+  byId("engine-retry").hidden = status.state !== "failed";
+}
+
+/**
+ * Show notices (bad link values, engine errors) as text; an empty list hides the box.
+ * @param {string[]} messages
+ */
+export function showNotices(messages) {
+  const box = byId("notices");
+  box.replaceChildren();
+  box.hidden = messages.length === 0;
+  if (!messages.length) return;
+  const list = document.createElement("ul");
+  for (const message of messages) {
+    const item = document.createElement("li");
+    item.textContent = message;
+    list.append(item);
+  }
+  const dismiss = document.createElement("button");
+  dismiss.type = "button";
+  dismiss.className = "small dismiss";
+  dismiss.textContent = "Dismiss";
+  dismiss.addEventListener("click", () => showNotices([]));
+  box.append(list, dismiss);
+}
