@@ -8,6 +8,7 @@ scripts and styles, the engine wheel and the Pyodide runtime files it needs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import http.server
 import json
@@ -161,7 +162,9 @@ def copy_assets(out: Path) -> None:
     shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
 
 
-def render_page(store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]) -> str:
+def render_page(
+    store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]
+) -> str:
     limits = {
         "stores": list(STORE_CHOICES),
         "max_age_hours": MAX_AGE_LIMIT,
@@ -237,10 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     server = make_server(args.out, args.port)
     print(f"Serving {args.out} at http://127.0.0.1:{args.port}/  (Ctrl+C to stop)")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

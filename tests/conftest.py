@@ -21,3 +21,13 @@ def load_json(path: Path) -> Any:
 def store() -> dict[str, Any]:
     """A fresh copy of the default store, safe to modify."""
     return load_json(FIXTURES / "store.json")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site as build.py writes it, built once per test session: the artifact we ship."""
+    import build
+
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out=out, quiet=True)
+    return out

@@ -48,6 +48,14 @@ async function load(runtime) {
   return (/** @type {string} */ request) => runJson(request);
 }
 
+// Pyodide fetches the WebAssembly module inside its own promise chain; when that
+// download fails the rejection escapes loadPyodide, which then never settles. Treat
+// any stray failure during loading as a failed load so the page can offer Retry.
+self.addEventListener("unhandledrejection", (event) => {
+  event.preventDefault();
+  postMessage({ type: MSG.FAILED, error: postableError(event.reason) });
+});
+
 self.addEventListener("message", async (event) => {
   const message = event.data;
   if (message.type === MSG.LOAD) {

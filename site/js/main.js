@@ -62,7 +62,13 @@ async function recompute() {
   shown = answer;
   if (!shown.records.some((r) => r.id === chosenId)) chosenId = defaultChoice(shown);
   showResult(shown, { tenantLabels, chosenId });
+  markShown();
   setPending(false);
+}
+
+/** Which policy the views show, as a query string: for tests and for the pending state. */
+function markShown() {
+  /** @type {HTMLElement} */ (document.getElementById("experiment")).dataset.shownPolicy = writeQuery(shown.policy, fields).slice(1);
 }
 
 function onControlsChanged() {
@@ -75,6 +81,7 @@ function onControlsChanged() {
 
 function start() {
   writeControls(policy, fields);
+  markShown();
   showNotices(fromLink.notices);
   if (!samePolicy(policy, defaultPolicy(fields), fields)) setPending(true);
   const form = /** @type {HTMLFormElement} */ (document.getElementById("policy-form"));

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The project's two commands, for people and for CI alike:
+#   bash dev.sh serve   set up, build the site and serve it at http://127.0.0.1:8000/
+#   bash dev.sh test    set up (Chromium included) and run every check and test
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+PY="$VENV/bin/python"
+
+setup() {
+  if [ ! -x "$PY" ]; then
+    python3 -m venv "$VENV"
+  fi
+  "$PY" -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+  # Pyodide's runtime files come from the npm package pinned in package-lock.json.
+  npm ci --no-audit --no-fund --loglevel=error
+}
+
+ensure_chromium() {
+  # Debian's Chromium: `playwright install` cannot download browsers on these machines.
+  if [ -n "${CHROMIUM_PATH:-}" ] || command -v chromium >/dev/null 2>&1; then
+    return
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests…"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  else
+    echo "Chromium is missing: install it with 'sudo apt-get install chromium' (or set CHROMIUM_PATH)." >&2
+    exit 1
+  fi
+}
+
+case "${1:-}" in
+  serve)
+    setup
+    exec "$PY" build.py --serve --port "${PORT:-8000}"
+    ;;
+  test)
+    setup
+    ensure_chromium
+    "$VENV/bin/ruff" check .
+    "$VENV/bin/ruff" format --check .
+    "$VENV/bin/mypy"
+    "$PY" -m pytest "${@:2}"
+    ;;
+  *)
+    echo "usage: bash dev.sh serve | bash dev.sh test [pytest arguments]" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,131 @@
+"""Browser tier: Playwright for Python drives Debian's Chromium against the built site.
+
+Chromium is found, never downloaded. Any console error or uncaught exception on a
+page fails the test that produced it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+
+import build
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+READY_TIMEOUT_MS = 60_000
+
+
+def chromium_executable() -> str:
+    candidate = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(candidate).exists():
+        pytest.fail(
+            "Chromium was not found (looked at $CHROMIUM_PATH, `chromium` on PATH and /usr/bin/chromium).\n"
+            "Install Debian's build with `apt-get install chromium` (the README's test command does this); "
+            "`playwright install` cannot download browsers here.",
+            pytrace=False,
+        )
+    return candidate
+
+
+class StaticServer:
+    """build.py's own server in a thread, on a free port."""
+
+    def __init__(self, directory: Path) -> None:
+        self.server = build.make_server(directory, port=0)
+        self.server.verbose = False  # type: ignore[attr-defined]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    server = StaticServer(built_site)
+    yield server.url
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+    browser = playwright_instance.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+class ConsoleWatch:
+    """Collects console errors and page exceptions from a context's pages."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def attach(self, page: Page) -> None:
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in self.allowed)]
+
+
+@pytest.fixture
+def console() -> ConsoleWatch:
+    return ConsoleWatch()
+
+
+@pytest.fixture
+def context(browser: Browser, console: ConsoleWatch) -> Iterator[BrowserContext]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.on("page", console.attach)
+    yield context
+    context.close()
+    assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def wait_ready(page: Page) -> None:
+    """Python has started and the views show what the controls ask for."""
+    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "", timeout=10_000)
+
+
+def rows_on_page(page: Page) -> list[dict[str, Any]]:
+    return page.locator("#records-body tr").evaluate_all(
+        """rows => rows.map(r => ({id: r.dataset.recordId, outcome: r.dataset.outcome,
+                                   cosine: Number(r.dataset.cosine), score: Number(r.dataset.score)}))"""
+    )
+
+
+def tray_on_page(page: Page) -> list[str]:
+    return (
+        page.get_by_role("region", name="Selected context")
+        .locator("li[data-record-id]")
+        .evaluate_all("items => items.map(i => i.dataset.recordId)")
+    )

@@ -1,0 +1,347 @@
+"""The page in Chromium: the live engine agrees with CPython, controls, URL state, failure."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+import engine
+from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, tray_on_page, wait_ready
+from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
+
+STORE = load_json(FIXTURES / "store.json")
+FIELDS = list(engine.POLICY_FIELDS)
+
+
+def full_policy(partial: dict[str, Any]) -> dict[str, Any]:
+    result = engine.run({"store": STORE, "policy": partial})
+    return dict(result["policy"])
+
+
+def js_text(value: Any) -> str:
+    """How the page writes a value into its URL (JavaScript's String())."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def query_of(policy: dict[str, Any]) -> str:
+    return urlencode([(name, js_text(policy[name])) for name in FIELDS])
+
+
+def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
+    """Set every control through its accessible name, then wait for that result."""
+    policy = full_policy(partial)
+    page.get_by_label("Question").select_option(policy["question"])
+    page.get_by_label("Active tenant").select_option(policy["tenant"])
+    page.get_by_label("Memory store").select_option(policy["store"])
+    page.get_by_label("Include previous sessions").set_checked(policy["previous_sessions"])
+    page.get_by_label("Maximum age").fill(js_text(policy["max_age_hours"]))
+    page.get_by_label("Keep latest fact per key").set_checked(policy["latest_per_key"])
+    page.get_by_label("Recency weight").fill(js_text(policy["recency_weight"]))
+    page.get_by_label("Context word budget").fill(js_text(policy["budget_words"]))
+    page.get_by_label("Maximum retrieved records").fill(js_text(policy["max_records"]))
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
+    return policy
+
+
+def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
+    """Outcomes, numbers, tray, words used and coverage on the page equal CPython's result."""
+    expected = engine.run({"store": STORE, "policy": policy})
+    rows = rows_on_page(page)
+    assert [r["id"] for r in rows] == [r["id"] for r in expected["records"]]
+    for row, want in zip(rows, expected["records"], strict=True):
+        assert row["outcome"] == want["outcome"], (policy, row["id"])
+        assert math.isclose(row["cosine"], want["cosine"], rel_tol=1e-12, abs_tol=1e-15)
+        assert math.isclose(row["score"], want["score"], rel_tol=1e-12, abs_tol=1e-15)
+    assert tray_on_page(page) == expected["selected"]
+    tray = page.get_by_role("region", name="Selected context")
+    expect(tray.locator("[data-words-used]")).to_have_attribute("data-words-used", str(expected["words_used"]))
+    coverage = tray.locator(".coverage")
+    expect(coverage).to_have_attribute("data-found", str(expected["coverage"]["found"]))
+    expect(coverage).to_have_attribute("data-total", str(expected["coverage"]["total"]))
+    counts = page.locator("#diagram .stage-count").evaluate_all("els => els.map(e => Number(e.dataset.count))")
+    c = expected["counts"]
+    assert counts == [c["stored"], c["in_scope"], c["ranked"], c["selected"]]
+
+
+@pytest.fixture
+def ready_page(page: Page, site_url: str) -> Page:
+    page.goto(site_url)
+    wait_ready(page)
+    return page
+
+
+def test_prerendered_html_equals_the_live_result(ready_page: Page, site_url: str) -> None:
+    """The default result baked into index.html is what Python computes once it is ready."""
+    html = urllib.request.urlopen(site_url).read().decode()
+    baked = re.findall(
+        r'<tr data-record-id="([^"]+)" data-outcome="([^"]+)" data-decided="\d" '
+        r'data-cosine="([^"]+)" data-score="([^"]+)"',
+        html,
+    )
+    assert len(baked) == 10
+    live = rows_on_page(ready_page)
+    for (rid, outcome, cosine, score), row in zip(baked, live, strict=True):
+        assert (rid, outcome) == (row["id"], row["outcome"])
+        assert math.isclose(float(cosine), row["cosine"], rel_tol=1e-12)
+        assert math.isclose(float(score), row["score"], rel_tol=1e-12)
+    assert_page_matches_cpython(ready_page, {})
+
+
+def test_prerendered_page_is_complete_before_python(context: BrowserContext, site_url: str) -> None:
+    """With the runtime unreachable, the default cards, table, tray and coverage are still there."""
+    context.route("**/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("#cards li[data-record-id]")).to_have_count(10)
+    expect(page.locator("#records-body tr[data-record-id]")).to_have_count(10)
+    assert tray_on_page(page) == ["M10", "M5"]
+    expect(page.locator(".coverage")).to_contain_text("0 of 1")
+
+
+@pytest.fixture(scope="module")
+def shared_page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """One page for many read-only checks, so Python boots once for all of them."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site_url)
+    wait_ready(page)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
+def test_golden_case_in_the_browser(shared_page: Page, path: Path) -> None:
+    """Each golden case, set through the controls, shows exactly CPython's result."""
+    policy = set_policy(shared_page, load_json(path)["policy"])
+    assert_page_matches_cpython(shared_page, policy)
+    case = load_json(path)["expected"]
+    assert tray_on_page(shared_page) == case["selected"]
+
+
+def test_fifty_random_policies_match_cpython(shared_page: Page) -> None:
+    """For 50 random policies, the page's outcomes, numbers and tray equal CPython's."""
+    ready_page = shared_page
+    rng = random.Random(20261129)
+    for _ in range(50):
+        partial = {
+            "question": rng.choice([q["id"] for q in STORE["questions"]]),
+            "tenant": rng.choice(["team-a", "team-b"]),
+            "store": rng.choice(list(engine.STORE_CHOICES)),
+            "previous_sessions": rng.random() < 0.5,
+            "max_age_hours": rng.choice([0, 24, 96, 168, 300, 500, rng.randint(0, 600)]),
+            "latest_per_key": rng.random() < 0.5,
+            "recency_weight": round(rng.randint(0, 20) * 0.05, 2),
+            "budget_words": rng.randint(0, 60),
+            "max_records": rng.randint(1, 5),
+        }
+        policy = set_policy(ready_page, partial)
+        assert_page_matches_cpython(ready_page, policy)
+
+
+def test_seed_walkthroughs_through_the_controls(ready_page: Page) -> None:
+    """The two guided experiments of the brief give the promised trays and coverage."""
+    page = ready_page
+    set_policy(
+        page,
+        {
+            "question": "timeout-incident",
+            "store": "working",
+            "budget_words": 9,
+            "max_records": 3,
+            "max_age_hours": 168,
+            "recency_weight": 0,
+        },
+    )
+    assert tray_on_page(page) == ["M5"]
+    expect(page.locator('#records-body tr[data-record-id="M10"]')).to_have_attribute("data-outcome", "no_shared_terms")
+    set_policy(page, {"question": "timeout-incident", "budget_words": 8})
+    assert tray_on_page(page) == []
+    expect(page.locator('#records-body tr[data-record-id="M5"]')).to_have_attribute("data-outcome", "over_budget")
+    expect(page.locator('#records-body tr[data-record-id="M5"] .reason')).to_contain_text("needs 9 words")
+
+    set_policy(page, {"question": "deployment-region", "store": "working", "budget_words": 40})
+    assert tray_on_page(page) == ["M10", "M5"]
+    expect(page.locator(".coverage")).to_contain_text("0 of 1 supporting fact")
+    set_policy(page, {"store": "semantic", "previous_sessions": True})
+    assert tray_on_page(page) == ["M2"]
+    expect(page.get_by_role("region", name="Selected context")).to_contain_text("Mumbai")
+    set_policy(page, {"store": "semantic", "previous_sessions": False})
+    assert tray_on_page(page) == []
+    set_policy(page, {"tenant": "team-b", "store": "semantic", "previous_sessions": True})
+    assert tray_on_page(page) == ["M9"]
+    expect(page.get_by_role("region", name="Selected context")).to_contain_text("London")
+
+
+def test_url_round_trips_the_policy(page: Page, site_url: str) -> None:
+    """A link sets every control; a change rewrites the URL without reloading; reload restores it."""
+    policy = full_policy(
+        {
+            "question": "timeout-incident",
+            "budget_words": 9,
+            "recency_weight": 0.25,
+            "previous_sessions": True,
+            "store": "all",
+        }
+    )
+    page.goto(f"{site_url}?{query_of(policy)}")
+    wait_ready(page)
+    expect(page.get_by_label("Question")).to_have_value("timeout-incident")
+    expect(page.get_by_label("Context word budget")).to_have_value("9")
+    expect(page.get_by_label("Include previous sessions")).to_be_checked()
+    assert_page_matches_cpython(page, policy)
+    page.evaluate("window.__sameDocument = true")
+    page.get_by_label("Context word budget").fill("30")
+    expect(page).to_have_url(re.compile(r"budget_words=30"))
+    assert page.evaluate("window.__sameDocument") is True  # no reload happened
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_label("Context word budget")).to_have_value("30")
+    assert_page_matches_cpython(page, {**policy, "budget_words": 30})
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("budget_words=900", "budget_words"),
+        ("budget_words=abc", "budget_words"),
+        ("max_records=0", "max_records"),
+        ("recency_weight=2", "recency_weight"),
+        ("store=semntic", "store"),
+        ("tenant=team-z", "tenant"),
+        ("previous_sessions=yes", "previous_sessions"),
+        ("budget_words=9&budget_words=8", "budget_words"),
+        ("colour=blue", "colour"),
+        ("question=" + "x" * 5000, "question"),
+    ],
+)
+def test_bad_url_value_falls_back_with_a_notice(page: Page, site_url: str, query: str, named: str) -> None:
+    """An unknown, malformed, repeated or out-of-range value names the parameter and uses the default."""
+    page.goto(f"{site_url}?{query}")
+    wait_ready(page)
+    notice = page.locator("#notices")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(named)
+    assert_page_matches_cpython(page, {})
+
+
+def test_typed_out_of_range_value_is_kept_and_explained(ready_page: Page) -> None:
+    """Typing 900 words shows the rule beside the box, keeps the text, and keeps the last result."""
+    page = ready_page
+    budget = page.get_by_label("Context word budget")
+    budget.fill("900")
+    expect(page.locator("#f-budget-error")).to_have_text("Context word budget must be a whole number from 0 to 500.")
+    expect(budget).to_have_value("900")
+    expect(budget).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy({})))
+    budget.fill("9")
+    expect(page.locator("#f-budget-error")).to_be_hidden()
+
+
+def test_choosing_a_record_explains_its_score(ready_page: Page) -> None:
+    """The breakdown lists shared terms whose contributions add up to the record's cosine."""
+    page = ready_page
+    page.locator('[data-choose="M5"]').click()
+    expect(page.locator('[data-choose="M5"]')).to_have_attribute("aria-pressed", "true")
+    breakdown = page.locator("#score-breakdown")
+    expect(breakdown.locator("h3")).to_contain_text("M5: cosine 0.110")
+    contributions = breakdown.locator("table.terms tbody tr td:last-child").all_inner_texts()
+    m5 = next(r for r in engine.run({"store": STORE})["records"] if r["id"] == "M5")
+    assert len(contributions) == len(m5["terms"]) == 1
+    assert math.isclose(sum(float(c) for c in contributions), m5["cosine"], abs_tol=1e-4)
+    cos, recency = f"{m5['cosine']:.4f}", f"{m5['recency']:.4f}"
+    expect(breakdown).to_contain_text(f"Score = (1 − 0) × {cos} + 0 × {recency} = {cos}")
+    expect(page.locator("#chart svg g.chart-row")).to_have_count(10)
+
+
+def test_engine_failure_shows_message_and_retry_recovers(context: BrowserContext, site_url: str, console: Any) -> None:
+    """A runtime file that fails to load gives data-engine=failed, a message and Retry; Retry works."""
+    console.allowed.append("Failed to load resource")
+    console.allowed.append("net::ERR_FAILED")
+    blocked = {"on": True}
+
+    def maybe_block(route: Any) -> None:
+        if blocked["on"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    context.route("**/*.wasm", maybe_block)
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("Python could not start")
+    expect(page.locator("#records-body tr")).to_have_count(10)  # the prerendered page stays
+    retry = page.get_by_role("button", name="Retry")
+    expect(retry).to_be_visible()
+    blocked["on"] = False
+    retry.click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+
+
+def test_copy_link_copies_the_configuration(context: BrowserContext, site_url: str) -> None:
+    """Copy link puts a URL with all nine policy fields on the clipboard."""
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    policy = set_policy(page, {"budget_words": 12})
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.locator("#copy-link-status")).to_contain_text("Link copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith("?" + query_of(policy))
+
+
+def test_cards_scroll_with_the_keyboard(ready_page: Page) -> None:
+    """The memory cards region takes focus and scrolls sideways with the arrow keys."""
+    page = ready_page
+    region = page.get_by_role("region", name="Memory cards")
+    region.focus()
+    before = region.evaluate("el => el.scrollLeft")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('.cards-scroll').scrollLeft > 0")
+    assert region.evaluate("el => el.scrollLeft") > before
+
+
+def test_every_control_has_its_accessible_name(ready_page: Page) -> None:
+    """The controls named in the brief are found by those names."""
+    for name in (
+        "Question",
+        "Active tenant",
+        "Memory store",
+        "Include previous sessions",
+        "Maximum age",
+        "Keep latest fact per key",
+        "Recency weight",
+        "Context word budget",
+        "Maximum retrieved records",
+    ):
+        expect(ready_page.get_by_label(name, exact=True)).to_have_count(1)
+    expect(ready_page.get_by_role("region", name="Selected context")).to_have_count(1)
+
+
+def test_page_uses_the_bytes_of_the_built_engine(ready_page: Page) -> None:
+    """The worker reports the engine version the wheel was built from."""
+    text = ready_page.locator("#engine-status-text").inner_text()
+    assert "Python 3.14" in text
+    assert json.loads(Path(FIXTURES / "store.json").read_text())["title"] in ready_page.title()

@@ -1,0 +1,74 @@
+"""The build: what dist/ holds, that it is reproducible, and the wheel inside it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import build
+from tests.conftest import FIXTURES
+
+
+def digest_tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_two_builds_are_byte_identical(tmp_path: Path, built_site: Path) -> None:
+    """Building again gives the same files with the same bytes."""
+    again = tmp_path / "again"
+    build.build(out=again, quiet=True)
+    assert digest_tree(again) == digest_tree(built_site)
+
+
+def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
+    """No source maps, type files, demo consoles or package lock from the npm package."""
+    names = set(digest_tree(built_site))
+    assert "index.html" in names and "css/site.css" in names and "js/main.js" in names
+    version = json.loads((build.PYODIDE_PACKAGE / "package.json").read_text())["version"]
+    runtime = {n for n in names if n.startswith("pyodide/")}
+    assert runtime == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
+    assert not [n for n in names if n.endswith((".map", ".d.ts", ".html")) and n != "index.html"]
+    assert not [n for n in names if "lock" in n or "console" in n]
+
+
+def test_wheel_is_pure_and_holds_only_the_engine(built_site: Path) -> None:
+    """The wheel is py3-none-any, contains engine/ and its metadata only, and declares no dependency."""
+    (wheel,) = (built_site / "wheels").glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        requirements = [
+            line for line in archive.read(metadata).decode().splitlines() if line.startswith("Requires-Dist")
+        ]
+    assert requirements and all("extra == 'dev'" in line for line in requirements)  # only the dev extra
+    tops = {n.split("/")[0] for n in names}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"engine"}
+
+
+def test_page_is_prerendered_with_the_default_result(built_site: Path) -> None:
+    """index.html already holds the ten rows, the tray and coverage of the default configuration."""
+    html = (built_site / "index.html").read_text()
+    assert html.count('<tr data-record-id="') == 10
+    assert 'data-record-id="M10" data-outcome="selected"' in html
+    assert 'class="coverage" data-found="0" data-total="1"' in html
+    assert '<html lang="en" data-engine="prerendered">' in html
+    assert "Content-Security-Policy" in html and "'unsafe-inline'" not in html
+
+
+def test_invalid_store_is_refused_with_engine_messages(tmp_path: Path) -> None:
+    """A malformed store stops the build with each problem's path."""
+    store = json.loads((FIXTURES / "store.json").read_text())
+    store["records"][3]["store"] = "semntic"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(store))
+    with pytest.raises(build.BuildError, match=r'records\[3\]\.store: "semntic" is not one of'):
+        build.build(out=tmp_path / "out", store_path=bad, quiet=True)
