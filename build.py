@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import hashlib
 import http.server
 import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,10 @@ PYODIDE_PACKAGE = ROOT / "node_modules" / "pyodide"
 DEFAULT_STORE = ROOT / "fixtures" / "store.json"
 DEFAULT_OUT = ROOT / "dist"
 
-# The only runtime files the page loads: no lock file (an inline one is passed), no
-# source maps, type files or demo consoles.
-RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+# The runtime files the page loads besides the standard library (built as bytecode,
+# see build_stdlib): no lock file (an inline one is passed), no source maps, type
+# files or demo consoles.
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 
 STORE_LABELS = (
     ("working", "Working context"),
@@ -76,6 +79,8 @@ def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: b
     wheel = build_wheel(out / "wheels")
     say(f"· Pyodide {pyodide['version']} runtime files")
     runtime_dir = copy_runtime(out / "pyodide" / pyodide["version"])
+    say("· standard library as bytecode, compiled by that Pyodide under Node")
+    stdlib = build_stdlib(wheel, store, runtime_dir)
     say("· prerendering the default configuration")
     result = engine.run({"store": store, "policy": {}})
     labels = {t["id"]: t["label"] for t in store["tenants"]}
@@ -86,7 +91,7 @@ def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: b
     runtime = {
         "pyodideModule": f"{rel(runtime_dir, out)}/pyodide.mjs",
         "indexURL": f"{rel(runtime_dir, out)}/",
-        "stdLibURL": f"{rel(runtime_dir, out)}/python_stdlib.zip",
+        "stdLibURL": rel(stdlib, out),
         "wheelURL": rel(wheel, out),
         "abiVersion": pyodide["abi_version"],
     }
@@ -141,18 +146,34 @@ def copy_runtime(directory: Path) -> Path:
     return directory
 
 
+def build_stdlib(wheel: Path, store: Any, directory: Path) -> Path:
+    """The trimmed bytecode stdlib zip, named by its content hash so caches never mix versions."""
+    sample = {"store": store, "policy": {"store": "all", "previous_sessions": True}}
+    with tempfile.TemporaryDirectory() as scratch:
+        request = Path(scratch) / "request.json"
+        request.write_text(json.dumps(sample))
+        target = Path(scratch) / "stdlib.zip"
+        run_node(ROOT / "tools" / "build-stdlib.mjs", str(PYODIDE_PACKAGE), str(wheel), str(request), str(target))
+        data = target.read_bytes()
+    path = directory / f"stdlib-{hashlib.sha256(data).hexdigest()[:12]}.zip"
+    path.write_bytes(data)
+    return path
+
+
+def run_node(script: Path, *args: str, stdin: str | None = None) -> str:
+    try:
+        done = subprocess.run(["node", str(script), *args], input=stdin, capture_output=True, text=True, check=True)
+    except FileNotFoundError:
+        raise BuildError("Node.js is needed to build the site: install node (20 or newer)") from None
+    except subprocess.CalledProcessError as error:
+        raise BuildError(f"{script.name} failed:\n{error.stderr.strip()}") from None
+    return done.stdout
+
+
 def prerender(result: Any, labels: dict[str, str], chosen: str) -> dict[str, str]:
     """Run the page's own renderer under Node so the prerendered HTML is the live HTML."""
     payload = json.dumps({"result": result, "tenantLabels": labels, "chosenId": chosen})
-    try:
-        done = subprocess.run(
-            ["node", str(SITE / "prerender.mjs")], input=payload, capture_output=True, text=True, check=True
-        )
-    except FileNotFoundError:
-        raise BuildError("Node.js is needed to prerender the page: install node") from None
-    except subprocess.CalledProcessError as error:
-        raise BuildError(f"prerendering failed:\n{error.stderr}") from None
-    fragments: dict[str, str] = json.loads(done.stdout)
+    fragments: dict[str, str] = json.loads(run_node(ROOT / "tools" / "prerender.mjs", stdin=payload))
     return fragments
 
 

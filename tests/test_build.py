@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -34,7 +35,9 @@ def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
     assert "index.html" in names and "css/site.css" in names and "js/main.js" in names
     version = json.loads((build.PYODIDE_PACKAGE / "package.json").read_text())["version"]
     runtime = {n for n in names if n.startswith("pyodide/")}
-    assert runtime == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
+    stdlib = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/stdlib-[0-9a-f]{{12}}\.zip", n)}
+    assert len(stdlib) == 1
+    assert runtime - stdlib == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
     assert not [n for n in names if n.endswith((".map", ".d.ts", ".html")) and n != "index.html"]
     assert not [n for n in names if "lock" in n or "console" in n]
 
@@ -72,3 +75,14 @@ def test_invalid_store_is_refused_with_engine_messages(tmp_path: Path) -> None:
     bad.write_text(json.dumps(store))
     with pytest.raises(build.BuildError, match=r'records\[3\]\.store: "semntic" is not one of'):
         build.build(out=tmp_path / "out", store_path=bad, quiet=True)
+
+
+def test_stdlib_is_trimmed_bytecode(built_site: Path) -> None:
+    """The standard library ships as .pyc only, far smaller than the stock source zip."""
+    (stdlib,) = built_site.glob("pyodide/*/stdlib-*.zip")
+    with zipfile.ZipFile(stdlib) as archive:
+        names = archive.namelist()
+    assert names and all(n.endswith(".pyc") for n in names)
+    assert "json/__init__.pyc" in names and "dataclasses.pyc" in names
+    stock = (build.PYODIDE_PACKAGE / "python_stdlib.zip").stat().st_size
+    assert stdlib.stat().st_size < 0.6 * stock

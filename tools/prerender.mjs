@@ -1,6 +1,6 @@
 // Build-time prerender: reads {result, tenantLabels, chosenId} as JSON on stdin and
 // prints the page's result fragments as JSON, using the very renderer the page uses.
-import { renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "./js/render.js";
+import { renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "../site/js/render.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;

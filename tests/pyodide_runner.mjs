@@ -1,0 +1,28 @@
+// Test helper: runs engine.run_json under Node Pyodide exactly as the page's worker
+// does (the built site's trimmed bytecode stdlib, the built wheel unpacked, no lock).
+// usage: node tests/pyodide_runner.mjs <built site dir>  < requests.json  > responses.json
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const site = path.resolve(process.argv[2]);
+const boot = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="boot">(.*?)<\/script>/s)[1]);
+const runtime = boot.runtime;
+const { loadPyodide } = await import(pathToFileURL(path.join(site, runtime.pyodideModule)).href);
+const pyodide = await loadPyodide({
+  indexURL: `${path.join(site, runtime.indexURL)}/`,
+  stdLibURL: path.join(site, runtime.stdLibURL),
+  lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
+  stdout: () => {},
+});
+const wheel = readFileSync(path.join(site, runtime.wheelURL));
+const sitePackages = "/lib/python3.14/site-packages";
+pyodide.unpackArchive(new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength), "wheel", { extractDir: sitePackages });
+pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
+const runJson = pyodide.pyimport("engine").run_json;
+
+let input = "";
+for await (const chunk of process.stdin) input += chunk;
+const requests = JSON.parse(input);
+const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
+process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses: requests.map((r) => runJson(r)) }));
