@@ -170,11 +170,11 @@ def run_node(script: Path, *args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-def prerender(result: Any, labels: dict[str, str], chosen: str) -> dict[str, str]:
-    """Run the page's own renderer under Node so the prerendered HTML is the live HTML."""
+def prerender(result: Any, labels: dict[str, str], chosen: str) -> dict[str, Any]:
+    """HTML fragments of the result and the stage texts, from the page's own renderer."""
     payload = json.dumps({"result": result, "tenantLabels": labels, "chosenId": chosen})
-    fragments: dict[str, str] = json.loads(run_node(ROOT / "tools" / "prerender.mjs", stdin=payload))
-    return fragments
+    output: dict[str, Any] = json.loads(run_node(ROOT / "tools" / "prerender.mjs", stdin=payload))
+    return output
 
 
 def copy_assets(out: Path) -> None:
@@ -210,7 +210,8 @@ def render_page(
         limits=limits,
         store_labels=STORE_LABELS,
         stop_words=sorted(engine.STOP_WORDS),
-        prerendered={**{k: Markup(v) for k, v in fragments.items()}, "question": result["question"]["text"]},
+        prerendered={**{k: Markup(v) for k, v in fragments["html"].items()}, "question": result["question"]["text"]},
+        stages=fragments["stages"],
         boot_json=Markup(boot_json),
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],

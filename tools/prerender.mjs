@@ -1,6 +1,6 @@
 // Build-time prerender: reads {result, tenantLabels, chosenId} as JSON on stdin and
-// prints the page's result fragments as JSON, using the very renderer the page uses.
-import { renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "../site/js/render.js";
+// prints the page's result fragments and stage texts as JSON, using the very renderer the page uses.
+import { STAGES, renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "../site/js/render.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
@@ -13,4 +13,5 @@ const fragments = {
   chart: renderChart(result),
   breakdown: renderBreakdown(result, chosenId),
 };
-process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]))));
+const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));
+process.stdout.write(JSON.stringify({ html, stages: STAGES }));

@@ -1,7 +1,11 @@
 // Entry point: reads the boot data, restores the policy from the URL, starts the
-// engine worker and keeps every view in step with the controls.
+// engine worker and keeps every view, the playback and the experiment tools in step.
 
 import { EngineClient } from "./engine-client.js";
+import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
+import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
+import { Player } from "./player.js";
+import { renderComparison, renderVerdict } from "./render.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 import { readControls, setPending, showChosen, showNotices, showResult, showStatus, writeControls } from "./view.js";
 
@@ -16,7 +20,10 @@ import { readControls, setPending, showChosen, showNotices, showResult, showStat
  * @property {{pyodideModule: string, indexURL: string, stdLibURL: string, wheelURL: string, abiVersion: string}} runtime  paths relative to the page
  */
 
-const boot = /** @type {Boot} */ (JSON.parse(/** @type {HTMLElement} */ (document.getElementById("boot")).textContent ?? "{}"));
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+const boot = /** @type {Boot} */ (JSON.parse(byId("boot").textContent ?? "{}"));
 const fields = policyFields(boot.store, boot.limits);
 const tenantLabels = Object.fromEntries(boot.store.tenants.map((/** @type {any} */ t) => [t.id, t.label]));
 // The request body is the same store every time; serialise it once.
@@ -28,6 +35,16 @@ let policy = fromLink.policy;
 let shown = boot.result;
 let chosenId = defaultChoice(shown);
 let sequence = 0;
+/** @type {number | null} when the control change being answered happened */
+let inputAt = null;
+let predictionMade = false;
+
+const loaded = loadNotebook();
+const notebook = loaded.notebook;
+let storageState = loaded.storage;
+let recovered = loaded.recovered;
+
+const player = new Player({ onStage: () => showPrediction() });
 
 /** The record whose score is explained first: the top of the tray, else of the ranking. */
 function defaultChoice(/** @type {Result} */ result) {
@@ -39,13 +56,18 @@ const runtime = Object.fromEntries(
 );
 const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
   showStatus(status);
-  if (status.state === "ready") recompute();
-  if (status.state === "failed") setPending(!samePolicy(policy, shown.policy, fields));
+  if (status.state === "ready") {
+    performance.mark("rw:engine-ready"); // User Timing, read by bench/ scripts
+    recompute();
+  }
 });
+
+// ------------------------------------------------------------------ results
 
 /** Ask the worker for the current policy's result; only the latest answer is shown. */
 async function recompute() {
   const mine = ++sequence;
+  const asked = performance.now();
   setPending(!samePolicy(policy, shown.policy, fields));
   const request = `{"store":${storeText},"policy":${JSON.stringify(policy)}}`;
   let answer;
@@ -64,45 +86,40 @@ async function recompute() {
   showResult(shown, { tenantLabels, chosenId });
   markShown();
   setPending(false);
+  showBaseline();
+  showPrediction();
+  // From the input (or Python becoming ready) to updated views, for bench/ scripts.
+  performance.measure("rw:update", { start: inputAt ?? asked });
+  inputAt = null;
 }
 
 /** Which policy the views show, as a query string: for tests and for the pending state. */
 function markShown() {
-  /** @type {HTMLElement} */ (document.getElementById("experiment")).dataset.shownPolicy = writeQuery(shown.policy, fields).slice(1);
+  byId("experiment").dataset.shownPolicy = writeQuery(shown.policy, fields).slice(1);
 }
 
-function onControlsChanged() {
-  const { policy: next, errors } = readControls(fields, policy);
-  if (errors || samePolicy(next, policy, fields)) return;
+/** A new policy from the controls or a guided step: link, result, inspection. */
+function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
   policy = next;
+  inputAt = at;
   history.replaceState(history.state, "", writeQuery(policy, fields) + location.hash);
+  player.restartForNewResult();
   recompute();
 }
 
-function start() {
-  writeControls(policy, fields);
-  markShown();
-  showNotices(fromLink.notices);
-  if (!samePolicy(policy, defaultPolicy(fields), fields)) setPending(true);
-  const form = /** @type {HTMLFormElement} */ (document.getElementById("policy-form"));
-  form.addEventListener("input", onControlsChanged);
-  form.addEventListener("change", onControlsChanged);
-  form.addEventListener("submit", (event) => event.preventDefault());
+function onControlsChanged(/** @type {Event} */ event) {
+  const { policy: next, errors } = readControls(fields, policy);
+  if (errors || samePolicy(next, policy, fields)) return;
+  applyPolicy(next, event.timeStamp);
+}
 
-  document.getElementById("records-body")?.addEventListener("click", (event) => {
-    const button = /** @type {HTMLElement} */ (event.target).closest("[data-choose]");
-    if (!(button instanceof HTMLElement) || !button.dataset.choose) return;
-    chosenId = button.dataset.choose;
-    showChosen(shown, chosenId);
-  });
-  document.getElementById("engine-retry")?.addEventListener("click", () => engine.retry());
-  document.getElementById("copy-link")?.addEventListener("click", copyLink);
-  engine.start();
+function linkToCurrent() {
+  return new URL(writeQuery(policy, fields), location.href).href;
 }
 
 async function copyLink() {
-  const status = /** @type {HTMLElement} */ (document.getElementById("copy-link-status"));
-  const link = new URL(writeQuery(policy, fields), location.href).href;
+  const status = byId("copy-link-status");
+  const link = linkToCurrent();
   try {
     await navigator.clipboard.writeText(link);
     status.textContent = "Link copied: it opens this exact configuration.";
@@ -111,6 +128,221 @@ async function copyLink() {
     // show the link so it can be copied by hand.
     status.textContent = `Copy this link: ${link}`;
   }
+}
+
+// ------------------------------------------------------------------ prediction
+
+function predicted() {
+  return [...document.querySelectorAll('#prediction-choices input[name="predict"]:checked')].map(
+    (input) => /** @type {HTMLInputElement} */ (input).value,
+  );
+}
+
+/** Guesses stay open before stage 4; at stage 4 they are locked and checked. */
+function showPrediction() {
+  const final = player.stage === 4;
+  const choices = /** @type {HTMLFieldSetElement} */ (byId("prediction-choices"));
+  choices.disabled = final;
+  const verdict = byId("prediction-verdict");
+  if (!final) {
+    verdict.textContent = predictionMade ? "Prediction recorded; it is checked when the inspection reaches stage 4." : "";
+    return;
+  }
+  if (predictionMade) verdict.innerHTML = String(renderVerdict(checkPrediction(predicted(), shown), predicted()));
+  else verdict.textContent = "Restart the inspection (or change a policy) to predict before the final stage.";
+}
+
+// ------------------------------------------------------------------ baseline and notebook
+
+function showBaseline() {
+  const capture = byId("baseline-capture");
+  capture.textContent = notebook.baseline ? "Replace baseline" : "Capture baseline";
+  byId("baseline-clear").hidden = !notebook.baseline;
+  const panel = byId("baseline-comparison");
+  if (!notebook.baseline) {
+    panel.textContent = "";
+    return;
+  }
+  const before = /** @type {import("./observations.js").Snapshot} */ (notebook.baseline);
+  const after = snapshot(shown);
+  panel.innerHTML = String(renderComparison(before, after, compare(before, after)));
+}
+
+function persist() {
+  const state = saveNotebook(notebook);
+  if (state !== "ok") storageState = state;
+  showStorageWarning();
+}
+
+function showStorageWarning() {
+  const warning = byId("storage-warning");
+  const messages = [];
+  if (storageState === "blocked") {
+    messages.push("This browser does not let the page save notes here, so your notes live only in this tab. Use Export notes to keep them.");
+  } else if (storageState === "full") {
+    messages.push("Browser storage is full, so your latest notes live only in this tab. Use Export notes to keep them.");
+  }
+  if (recovered) {
+    messages.push("Saved notes from an earlier visit could not be read. They are kept, and Export notes includes them.");
+  }
+  warning.textContent = messages.join(" ");
+  warning.hidden = messages.length === 0;
+  if (recovered) {
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "small";
+    discard.textContent = "Discard the unreadable notes";
+    discard.addEventListener("click", () => {
+      discardRecovered();
+      recovered = null;
+      showStorageWarning();
+    });
+    warning.append(" ", discard);
+  }
+}
+
+function addObservation() {
+  const entry = observation(shown, linkToCurrent(), new Date());
+  notebook.observations.push(entry);
+  const area = /** @type {HTMLTextAreaElement} */ (byId("notebook"));
+  area.value = `${area.value.trimEnd()}${area.value.trim() ? "\n\n" : ""}${observationText(entry)}\n`;
+  notebook.text = area.value;
+  persist();
+  byId("notes-status").textContent = `Observation added: tray ${entry.tray.map((t) => t.id).join(", ") || "empty"}.`;
+}
+
+function exportNotes() {
+  const when = new Date();
+  const text = exportMarkdown(notebook, { title: boot.store.title, when, link: linkToCurrent(), recovered });
+  const stamp = when.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+  download(`retrieval-workbench-notes-${stamp}.md`, text);
+  byId("notes-status").textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
+}
+
+// ------------------------------------------------------------------ full screen
+
+function setUpFullscreen() {
+  const button = byId("fullscreen");
+  const note = byId("fullscreen-note");
+  const experiment = byId("experiment");
+  if (!document.fullscreenEnabled) {
+    button.setAttribute("aria-disabled", "true");
+    note.textContent = "Full screen is not allowed here (for example, the page is embedded without permission). Open the page in its own tab to expand the experiment.";
+  }
+  button.addEventListener("click", async () => {
+    if (!document.fullscreenEnabled) {
+      note.hidden = false;
+      return;
+    }
+    try {
+      if (document.fullscreenElement) await document.exitFullscreen();
+      else await experiment.requestFullscreen();
+    } catch (error) {
+      note.textContent = `The browser refused full screen (${error instanceof Error ? error.message : error}).`;
+      note.hidden = false;
+    }
+  });
+  // Escape leaves full screen without our button: follow the browser's state.
+  document.addEventListener("fullscreenchange", () => {
+    button.textContent = document.fullscreenElement ? "Exit full screen" : "Expand experiment";
+  });
+}
+
+// ------------------------------------------------------------------ guided experiments
+
+function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */ at) {
+  const [guideId, index] = (button.dataset.guideStep ?? "").split(":");
+  const guide = (boot.store.guides ?? []).find((/** @type {any} */ g) => g.id === guideId);
+  const step = guide?.steps[Number(index)];
+  if (!step) return;
+  const next = /** @type {Policy} */ ({ ...defaultPolicy(fields), ...step.policy });
+  writeControls(next, fields);
+  for (const item of document.querySelectorAll("#guides li[data-step]")) item.removeAttribute("aria-current");
+  button.closest("li")?.setAttribute("aria-current", "step");
+  byId("stage-announcer").textContent = `Applied: ${step.title} Look for: ${step.look_for}`;
+  if (!samePolicy(next, policy, fields)) applyPolicy(next, at);
+  else player.restartForNewResult();
+  byId("experiment").scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onShortcut(/** @type {KeyboardEvent} */ event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = /** @type {HTMLElement} */ (event.target);
+  // Inactive while typing, and Space keeps its own meaning on buttons and links.
+  if (target.closest("input, textarea, select, [contenteditable]")) return;
+  const key = event.key.toLowerCase();
+  if (key === " " && target.closest("button, a, summary")) return;
+  if (key === " ") player.toggle();
+  else if (key === "n") player.nextStage();
+  else if (key === "r") player.restart();
+  else return;
+  event.preventDefault();
+}
+
+// ------------------------------------------------------------------ start
+
+function start() {
+  writeControls(policy, fields);
+  markShown();
+  showNotices(fromLink.notices);
+  if (!samePolicy(policy, defaultPolicy(fields), fields)) setPending(true);
+  const form = /** @type {HTMLFormElement} */ (byId("policy-form"));
+  form.addEventListener("input", onControlsChanged);
+  form.addEventListener("change", onControlsChanged);
+  form.addEventListener("submit", (event) => event.preventDefault());
+
+  byId("records-body").addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest("[data-choose]");
+    if (!(button instanceof HTMLElement) || !button.dataset.choose) return;
+    chosenId = button.dataset.choose;
+    showChosen(shown, chosenId);
+  });
+  byId("engine-retry").addEventListener("click", () => engine.retry());
+  byId("copy-link").addEventListener("click", copyLink);
+
+  player.attach();
+  document.addEventListener("keydown", onShortcut);
+  byId("prediction-choices").addEventListener("change", () => {
+    predictionMade = true;
+    showPrediction();
+  });
+  byId("prediction-clear").addEventListener("click", () => {
+    for (const input of document.querySelectorAll('#prediction-choices input[name="predict"]')) {
+      /** @type {HTMLInputElement} */ (input).checked = false;
+    }
+    predictionMade = false;
+    showPrediction();
+  });
+
+  const area = /** @type {HTMLTextAreaElement} */ (byId("notebook"));
+  area.value = notebook.text;
+  area.addEventListener("input", () => {
+    notebook.text = area.value;
+    persist();
+  });
+  byId("add-observation").addEventListener("click", addObservation);
+  byId("export-notes").addEventListener("click", exportNotes);
+  byId("baseline-capture").addEventListener("click", () => {
+    notebook.baseline = snapshot(shown);
+    persist();
+    showBaseline();
+  });
+  byId("baseline-clear").addEventListener("click", () => {
+    notebook.baseline = null;
+    persist();
+    showBaseline();
+    byId("baseline-capture").focus();
+  });
+  showBaseline();
+  showStorageWarning();
+  setUpFullscreen();
+  byId("guides").addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement} */ (event.target).closest("[data-guide-step]");
+    if (button instanceof HTMLElement) applyGuideStep(button, event.timeStamp);
+  });
+  engine.start();
 }
 
 start();

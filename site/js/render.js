@@ -21,10 +21,10 @@ export const OUTCOMES = {
 };
 
 export const STAGES = [
-  { n: 1, title: "Stored records" },
-  { n: 2, title: "Scope filters" },
-  { n: 3, title: "Ranking" },
-  { n: 4, title: "Final context" },
+  { n: 1, title: "Stored records", explain: "Stage 1, stored records: every record in the store, before any policy. Nothing is excluded yet." },
+  { n: 2, title: "Scope filters", explain: "Stage 2, scope filters: tenant, latest fact per key, memory store, session and age remove records before any similarity is used." },
+  { n: 3, title: "Ranking", explain: "Stage 3, ranking: records still in scope get their cosine and blended score; a record sharing no term with the question drops out here." },
+  { n: 4, title: "Final context", explain: "Stage 4, final context: ranked records are packed greedily into the word budget and record limit; the tray is what the agent would be given." },
 ];
 
 /** @param {number} x */
@@ -185,4 +185,48 @@ export function renderChart(result) {
 ${rows}
 <line x1="${labelWidth}" x2="${labelWidth}" y1="16" y2="${height}" class="chart-axis"></line>
 </svg>`;
+}
+
+/**
+ * The verdict on a learner's prediction at stage 4.
+ * @param {{held: string[], wrong: string[], missed: string[], exact: boolean}} check
+ * @param {string[]} predicted
+ */
+export function renderVerdict(check, predicted) {
+  const guess = predicted.length ? predicted.join(", ") : "an empty tray";
+  const headline = check.exact ? "Your prediction held exactly." : "Your prediction differs from the tray.";
+  const list = (/** @type {string} */ label, /** @type {string[]} */ ids) =>
+    ids.length ? html`<li>${label}: ${ids.join(", ")}</li>` : "";
+  return html`<p class="verdict-head ${check.exact ? "tone-good" : "tone-warn"}"><span aria-hidden="true">${check.exact ? "✓" : "≠"}</span> ${headline}</p>
+<p>You predicted ${guess}.</p>
+<ul>${list("Held (predicted and selected)", check.held)}${list("Did not hold (predicted, not selected)", check.wrong)}${list("Missed (selected, not predicted)", check.missed)}</ul>`;
+}
+
+/** @param {unknown} value */
+const setting = (value) => (typeof value === "boolean" ? (value ? "on" : "off") : String(value));
+
+/**
+ * Baseline beside the current result: differing settings, trays, outcome changes.
+ * @param {import("./observations.js").Snapshot} before
+ * @param {import("./observations.js").Snapshot} after
+ * @param {ReturnType<typeof import("./observations.js").compare>} diff
+ */
+export function renderComparison(before, after, diff) {
+  const tray = (/** @type {import("./observations.js").Snapshot} */ s) => (s.selected.length ? s.selected.join(", ") : "empty");
+  const side = (/** @type {string} */ title, /** @type {import("./observations.js").Snapshot} */ s) => html`<div class="side">
+  <h4>${title}</h4>
+  <p><strong>Tray:</strong> ${tray(s)}</p>
+  <p>${s.words_used} of ${s.budget_words} words · coverage ${s.coverage.found} of ${s.coverage.total}</p>
+</div>`;
+  const settings = diff.settings.length
+    ? html`<table class="diff"><caption>Settings that differ</caption><thead><tr><th scope="col">Setting</th><th scope="col">Baseline</th><th scope="col">Current</th></tr></thead><tbody>${diff.settings.map(
+        (d) => html`<tr><th scope="row">${d.name}</th><td>${setting(d.before)}</td><td>${setting(d.after)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>Same settings as the baseline.</p>`;
+  const outcomes = diff.outcomes.length
+    ? html`<table class="diff"><caption>Records whose outcome changed</caption><thead><tr><th scope="col">Record</th><th scope="col">Baseline</th><th scope="col">Current</th></tr></thead><tbody>${diff.outcomes.map(
+        (d) => html`<tr data-record-id="${d.id}"><th scope="row">${d.id}</th><td>${OUTCOMES[d.before] ? badge(d.before) : d.before}</td><td>${badge(d.after)}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No record changed its outcome.</p>`;
+  return html`<div class="sides">${side("Baseline", before)}${side("Current", after)}</div>${settings}${outcomes}`;
 }

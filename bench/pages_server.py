@@ -1,0 +1,210 @@
+"""A static server that answers the way GitHub Pages does, for the bench/ scripts.
+
+What it copies from GitHub Pages (its Fastly front end), as seen in response headers:
+
+* ``Cache-Control: max-age=600`` on every file;
+* ``ETag`` and ``Last-Modified``, answering ``If-None-Match`` / ``If-Modified-Since``
+  with ``304 Not Modified`` and no body;
+* gzip (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``) for compressible types
+  when the browser accepts it: text (HTML, CSS, JavaScript), JSON, SVG and also
+  WebAssembly, which GitHub Pages compresses too. Zip archives (the standard library
+  zip, wheels) are sent as they are, like every ``application/zip`` there: they are
+  already deflated inside.
+
+What it does not copy: HTTP/2 (this is HTTP/1.1 with keep-alive), brotli, the CDN's
+own latency. Every response is logged (path, status, body and header bytes written)
+so a benchmark can count exactly what crossed the wire, worker requests included;
+anything the browser took from its cache never reaches the server and counts 0.
+
+    server = PagesServer(directory)          # port 0: a free port
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    ...
+    for entry in server.take_log(): ...
+"""
+
+from __future__ import annotations
+
+import email.utils
+import gzip
+import http.server
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from build import StaticHandler
+
+MAX_AGE_SECONDS = 600
+GZIP_LEVEL = 6  # what most CDNs use for on-the-fly compression
+COMPRESSIBLE_TYPES = frozenset(
+    {
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "text/plain",
+        "application/javascript",
+        "application/json",
+        "image/svg+xml",
+        "application/wasm",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Served:
+    """One response as it went out."""
+
+    path: str
+    status: int
+    body_bytes: int
+    header_bytes: int
+    encoding: str  # "gzip" or "identity"
+
+
+@dataclass(frozen=True)
+class _Representation:
+    body: bytes
+    content_type: str
+    encoding: str
+    etag: str
+    last_modified: str
+    mtime: int
+
+
+class PagesHandler(http.server.BaseHTTPRequestHandler):
+    server: PagesServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self._respond(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._respond(send_body=False)
+
+    def _respond(self, *, send_body: bool) -> None:
+        self._header_bytes = 0
+        accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        rep = self.server.representation(self._file_path(), accepts_gzip)
+        if rep is None:
+            self._send_bare(404, send_body)
+            return
+        if self._not_modified(rep):
+            self.send_response(304)
+            self._send_validators(rep)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self._log_served(304, 0, rep.encoding)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", rep.content_type)
+        self.send_header("Content-Length", str(len(rep.body)))
+        if rep.encoding == "gzip":
+            self.send_header("Content-Encoding", "gzip")
+        self._send_validators(rep)
+        self.end_headers()
+        if send_body:
+            self.wfile.write(rep.body)
+        self._log_served(200, len(rep.body) if send_body else 0, rep.encoding)
+
+    def _file_path(self) -> Path:
+        path = (self.server.directory / unquote(urlsplit(self.path).path).lstrip("/")).resolve()
+        return path / "index.html" if path.is_dir() else path
+
+    def _not_modified(self, rep: _Representation) -> bool:
+        if_none_match = self.headers.get("If-None-Match")
+        if if_none_match is not None:  # takes precedence over If-Modified-Since (RFC 9110)
+            tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
+            return "*" in tags or rep.etag.removeprefix("W/") in tags
+        if_modified_since = self.headers.get("If-Modified-Since")
+        if if_modified_since is None:
+            return False
+        try:
+            since = email.utils.parsedate_to_datetime(if_modified_since).timestamp()
+        except (TypeError, ValueError):
+            return False
+        return rep.mtime <= since
+
+    def _send_validators(self, rep: _Representation) -> None:
+        self.send_header("Cache-Control", f"max-age={MAX_AGE_SECONDS}")
+        self.send_header("ETag", rep.etag)
+        self.send_header("Last-Modified", rep.last_modified)
+        self.send_header("Vary", "Accept-Encoding")
+
+    def _send_bare(self, status: int, send_body: bool) -> None:  # 404 only, as nothing else can fail
+        body = f"{status} {self.responses[status][0]}\n".encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if send_body:
+            self.wfile.write(body)
+        self._log_served(status, len(body) if send_body else 0, "identity")
+
+    def flush_headers(self) -> None:
+        self._header_bytes = sum(len(chunk) for chunk in getattr(self, "_headers_buffer", []))
+        super().flush_headers()
+
+    def _log_served(self, status: int, body_bytes: int, encoding: str) -> None:
+        self.server.record(Served(urlsplit(self.path).path, status, body_bytes, self._header_bytes, encoding))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the benchmarks read take_log() instead."""
+
+
+class PagesServer(http.server.ThreadingHTTPServer):
+    """Serves ``directory`` like GitHub Pages; see the module docstring."""
+
+    daemon_threads = True
+
+    def __init__(self, directory: Path, port: int = 0, host: str = "127.0.0.1") -> None:
+        super().__init__((host, port), PagesHandler)
+        self.directory = directory.resolve()
+        self._lock = threading.Lock()
+        self._log: list[Served] = []
+        # Read and compressed once, up front, as a CDN edge holds them: compressing the
+        # 9.6 MB WebAssembly file on the first request would otherwise be timed.
+        self._files = {
+            (path, accepts_gzip): _representation(path, accepts_gzip)
+            for path in self.directory.rglob("*")
+            if path.is_file()
+            for accepts_gzip in (False, True)
+        }
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}/"
+
+    def representation(self, path: Path, accepts_gzip: bool) -> _Representation | None:
+        """What to send for ``path``; None when it was not in the directory at start."""
+        return self._files.get((path, accepts_gzip))
+
+    def record(self, served: Served) -> None:
+        with self._lock:
+            self._log.append(served)
+
+    def take_log(self) -> list[Served]:
+        """Every response since the last call, in the order they were sent."""
+        with self._lock:
+            log, self._log = self._log, []
+        return log
+
+
+def _representation(path: Path, accepts_gzip: bool) -> _Representation:
+    stat = path.stat()
+    content_type = StaticHandler.extensions_map.get(path.suffix, "application/octet-stream")
+    data = path.read_bytes()
+    tag = f'"{int(stat.st_mtime):x}-{stat.st_size:x}"'  # GitHub Pages' ETag shape
+    compress = accepts_gzip and content_type in COMPRESSIBLE_TYPES
+    return _Representation(
+        body=gzip.compress(data, GZIP_LEVEL, mtime=0) if compress else data,
+        content_type=content_type,
+        encoding="gzip" if compress else "identity",
+        etag=f"W/{tag}" if compress else tag,  # a CDN weakens the tag of what it compresses
+        last_modified=email.utils.formatdate(stat.st_mtime, usegmt=True),
+        mtime=int(stat.st_mtime),
+    )

@@ -1,0 +1,100 @@
+// Experiment records, pure: a baseline snapshot and its differences from the current
+// result, the check of a learner's prediction, and notebook observations.
+
+/** @typedef {import("./types.js").Result} Result */
+/** @typedef {import("./types.js").Policy} Policy */
+
+/**
+ * @typedef {object} Snapshot  what Capture baseline keeps: the settings and visible result
+ * @property {Policy} policy
+ * @property {string[]} selected
+ * @property {number} words_used
+ * @property {number} budget_words
+ * @property {{found: number, total: number}} coverage
+ * @property {Record<string, string>} outcomes
+ */
+
+/** @param {Result} result @returns {Snapshot} */
+export function snapshot(result) {
+  return {
+    policy: { ...result.policy },
+    selected: [...result.selected],
+    words_used: result.words_used,
+    budget_words: result.budget_words,
+    coverage: { found: result.coverage.found, total: result.coverage.total },
+    outcomes: Object.fromEntries(result.records.map((r) => [r.id, r.outcome])),
+  };
+}
+
+/**
+ * The settings that differ and the records whose outcome changed.
+ * @param {Snapshot} before
+ * @param {Snapshot} after
+ */
+export function compare(before, after) {
+  const names = /** @type {(keyof Policy)[]} */ (Object.keys(after.policy));
+  return {
+    settings: names
+      .filter((name) => before.policy[name] !== after.policy[name])
+      .map((name) => ({ name, before: before.policy[name], after: after.policy[name] })),
+    outcomes: Object.keys(after.outcomes)
+      .filter((id) => before.outcomes[id] !== after.outcomes[id])
+      .map((id) => ({ id, before: before.outcomes[id] ?? "absent", after: after.outcomes[id] })),
+  };
+}
+
+/**
+ * Which guesses held: predicted records that were selected, predicted ones that were
+ * not, and selected ones nobody predicted. An empty prediction means "empty tray".
+ * @param {string[]} predicted
+ * @param {Result} result
+ */
+export function checkPrediction(predicted, result) {
+  const selected = new Set(result.selected);
+  const guessed = new Set(predicted);
+  const held = predicted.filter((id) => selected.has(id));
+  const wrong = predicted.filter((id) => !selected.has(id));
+  const missed = result.selected.filter((id) => !guessed.has(id));
+  return { held, wrong, missed, exact: wrong.length === 0 && missed.length === 0 };
+}
+
+/** @param {unknown} value */
+function show(value) {
+  return typeof value === "boolean" ? (value ? "true" : "false") : String(value);
+}
+
+/**
+ * One notebook observation: settings, link, tray and every exclusion with its reason.
+ * @param {Result} result
+ * @param {string} link
+ * @param {Date} when
+ */
+export function observation(result, link, when) {
+  const byId = Object.fromEntries(result.records.map((r) => [r.id, r]));
+  return {
+    time: when.toISOString(),
+    link,
+    question: result.question.text,
+    policy: { ...result.policy },
+    tray: result.selected.map((id) => ({ id, words: byId[id].words, text: byId[id].text })),
+    words_used: result.words_used,
+    coverage: { found: result.coverage.found, total: result.coverage.total, supporting: result.coverage.supporting },
+    exclusions: result.records.filter((r) => r.outcome !== "selected").map((r) => ({ id: r.id, outcome: r.outcome, reason: r.reason })),
+  };
+}
+
+/** The Markdown text an observation adds to the notebook. @param {ReturnType<typeof observation>} o */
+export function observationText(o) {
+  const settings = Object.entries(o.policy).map(([k, v]) => `${k}=${show(v)}`).join(" ");
+  const tray = o.tray.length ? o.tray.map((t) => `${t.id} (${t.words} words)`).join(", ") : "empty";
+  const lines = [
+    `### Observation ${o.time.replace("T", " ").slice(0, 16)} UTC`,
+    `Question: ${o.question}`,
+    `Settings: ${settings}`,
+    `Link: ${o.link}`,
+    `Tray: ${tray}; ${o.words_used} of ${o.policy.budget_words} words; coverage ${o.coverage.found} of ${o.coverage.total}`,
+    "Exclusions:",
+    ...o.exclusions.map((e) => `- ${e.id} ${e.outcome}: ${e.reason}`),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,109 @@
+// The thin player around playback.js: owns the timing state, ticks with
+// requestAnimationFrame while playing, and shows the stage on the page
+// (data-stage on the experiment and the table, the timeline, an announcement).
+
+import * as timing from "./playback.js";
+import { STAGES } from "./render.js";
+
+/** @param {string} id */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+export class Player {
+  /**
+   * @param {{onStage?: (stage: number) => void, now?: () => number}} [options]
+   */
+  constructor(options = {}) {
+    this.now = options.now ?? (() => performance.now());
+    this.onStage = options.onStage ?? (() => {});
+    /** @type {timing.Timing} */
+    this.t = timing.finished(1);
+    this.stage = 4;
+    this.frame = 0;
+    this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+  }
+
+  /** Wire the controls; call once. */
+  attach() {
+    byId("play-pause").addEventListener("click", () => this.toggle());
+    byId("next-stage").addEventListener("click", () => this.update(timing.nextStage(this.t, this.now())));
+    byId("restart").addEventListener("click", () => this.update(timing.restart(this.t)));
+    const speed = /** @type {HTMLSelectElement} */ (byId("speed"));
+    speed.addEventListener("change", () => this.update(timing.setSpeed(this.t, Number(speed.value), this.now())));
+    const timeline = /** @type {HTMLInputElement} */ (byId("timeline"));
+    timeline.addEventListener("input", () => this.update(timing.seek(this.t, Number(timeline.value), this.now())));
+    for (const button of document.querySelectorAll("[data-jump]")) {
+      const stage = Number(/** @type {HTMLElement} */ (button).dataset.jump);
+      button.addEventListener("click", () => this.update(timing.seek(timing.pause(this.t, this.now()), (stage - 1) * timing.STAGE_SECONDS, this.now())));
+    }
+    // A hidden tab pauses: the learner should not miss stages they cannot see.
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden && timing.isPlaying(this.t)) this.update(timing.pause(this.t, this.now()));
+    });
+    this.render();
+  }
+
+  toggle() {
+    const now = this.now();
+    this.update(timing.isPlaying(this.t) ? timing.pause(this.t, now) : timing.play(this.t, now));
+  }
+
+  nextStage() {
+    this.update(timing.nextStage(this.t, this.now()));
+  }
+
+  restart() {
+    this.update(timing.restart(this.t));
+  }
+
+  /** Inputs changed: inspect the new result from the start, unless motion is reduced. */
+  restartForNewResult() {
+    if (this.reducedMotion.matches) this.update({ ...timing.finished(this.t.speed) });
+    else this.update(timing.play(timing.restart(this.t), this.now()));
+  }
+
+  /** Open at a given stage (used by links), paused. @param {number} stage */
+  showStage(stage) {
+    this.update(timing.seek(timing.pause(this.t, this.now()), stage >= 4 ? timing.TOTAL_SECONDS : (stage - 1) * timing.STAGE_SECONDS, this.now()));
+  }
+
+  /** @param {timing.Timing} next */
+  update(next) {
+    this.t = next;
+    this.render();
+    cancelAnimationFrame(this.frame);
+    if (timing.isPlaying(this.t)) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  tick() {
+    this.t = timing.settleEnd(this.t, this.now());
+    this.render();
+    if (timing.isPlaying(this.t)) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  render() {
+    const seconds = timing.elapsed(this.t, this.now());
+    const stage = timing.stageAt(seconds);
+    const info = STAGES[stage - 1];
+    const playing = timing.isPlaying(this.t);
+    const button = byId("play-pause");
+    button.textContent = playing ? "Pause" : "Play";
+    button.setAttribute("aria-keyshortcuts", "Space");
+    const timeline = /** @type {HTMLInputElement} */ (byId("timeline"));
+    timeline.value = seconds.toFixed(1);
+    const label = `${seconds.toFixed(1)} of 30 seconds, stage ${stage} of 4: ${info.title}`;
+    timeline.setAttribute("aria-valuetext", label);
+    byId("clock").textContent = `${seconds.toFixed(1)} s of 30 s`;
+    byId("stage-name").textContent = `Stage ${stage} of 4: ${info.title}`;
+    for (const jump of document.querySelectorAll("[data-jump]")) {
+      jump.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (jump).dataset.jump) === stage));
+    }
+    if (stage !== this.stage) {
+      this.stage = stage;
+      byId("experiment").dataset.stage = String(stage);
+      byId("records").dataset.stage = String(stage);
+      byId("stage-explainer").textContent = info.explain;
+      byId("stage-announcer").textContent = info.explain;
+      this.onStage(stage);
+    }
+  }
+}

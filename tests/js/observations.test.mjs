@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { checkPrediction, compare, observation, observationText, snapshot } from "../../site/js/observations.js";
+
+// A result as the engine returns it for the timeout question at budget 9 and 8.
+const fixture = (selected, m5) => ({
+  policy: { question: "timeout-incident", tenant: "team-a", store: "working", previous_sessions: false, max_age_hours: 168,
+            latest_per_key: true, recency_weight: 0, budget_words: selected.length ? 9 : 8, max_records: 3 },
+  question: { id: "timeout-incident", text: "What caused the checkout timeout incident?", terms: [], dropped_terms: [] },
+  records: [
+    { id: "M5", outcome: m5, reason: "why M5", words: 9, text: "Ticket INC-42" },
+    { id: "M10", outcome: "no_shared_terms", reason: "why M10", words: 10, text: "Release" },
+  ],
+  selected, ranked: ["M5"], words_used: selected.length ? 9 : 0, budget_words: selected.length ? 9 : 8,
+  counts: {}, coverage: { found: 0, total: 1, supporting: ["M3"], found_ids: [] },
+});
+
+test("compare lists the settings that differ and the outcomes that changed", () => {
+  const diff = compare(snapshot(fixture(["M5"], "selected")), snapshot(fixture([], "over_budget")));
+  assert.deepEqual(diff.settings, [{ name: "budget_words", before: 9, after: 8 }]);
+  assert.deepEqual(diff.outcomes, [{ id: "M5", before: "selected", after: "over_budget" }]);
+});
+
+test("prediction check: held, wrong and missed guesses; an empty guess for an empty tray is exact", () => {
+  assert.deepEqual(checkPrediction(["M5", "M10"], fixture(["M5"], "selected")), { held: ["M5"], wrong: ["M10"], missed: [], exact: false });
+  assert.deepEqual(checkPrediction([], fixture([], "over_budget")), { held: [], wrong: [], missed: [], exact: true });
+  assert.equal(checkPrediction([], fixture(["M5"], "selected")).missed[0], "M5");
+});
+
+test("an observation carries settings, link, tray and every exclusion with its reason", () => {
+  const o = observation(fixture(["M5"], "selected"), "https://x/?budget_words=9", new Date("2026-11-29T10:20:00Z"));
+  const text = observationText(o);
+  assert.match(text, /^### Observation 2026-11-29 10:20 UTC/);
+  assert.match(text, /Settings: question=timeout-incident tenant=team-a .* budget_words=9 max_records=3/);
+  assert.match(text, /Link: https:\/\/x\/\?budget_words=9/);
+  assert.match(text, /Tray: M5 \(9 words\); 9 of 9 words; coverage 0 of 1/);
+  assert.match(text, /- M10 no_shared_terms: why M10/);
+});
