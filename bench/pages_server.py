@@ -1,18 +1,18 @@
 """A static server that answers the way GitHub Pages does, for the bench/ scripts.
 
-What it copies from GitHub Pages (its Fastly front end), as seen in response headers:
+What it copies from GitHub Pages' response headers:
 
 * ``Cache-Control: max-age=600`` on every file;
 * ``ETag`` and ``Last-Modified``, answering ``If-None-Match`` / ``If-Modified-Since``
   with ``304 Not Modified`` and no body;
 * gzip (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``) for compressible types
-  when the browser accepts it: text (HTML, CSS, JavaScript), JSON, SVG and also
-  WebAssembly, which GitHub Pages compresses too. Zip archives (the standard library
-  zip, wheels) are sent as they are, like every ``application/zip`` there: they are
-  already deflated inside.
+  when the browser accepts it: text (HTML, CSS, JavaScript), JSON, SVG, and also
+  ``application/wasm``, which GitHub Pages compresses as well (observed in
+  maxence-charriere/go-app#866, 2023). Zip archives (the standard library zip, the
+  wheel) go out as they are, as ``application/zip`` does there: already deflated.
 
 What it does not copy: HTTP/2 (this is HTTP/1.1 with keep-alive), brotli, the CDN's
-own latency. Every response is logged (path, status, body and header bytes written)
+own latency. Files are read and compressed once, when the server starts. Every response is logged (path, status, body and header bytes written)
 so a benchmark can count exactly what crossed the wire, worker requests included;
 anything the browser took from its cache never reaches the server and counts 0.
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 import email.utils
 import gzip
 import http.server
+import mimetypes
 import sys
 import threading
 from dataclasses import dataclass
@@ -90,7 +91,7 @@ class PagesHandler(http.server.BaseHTTPRequestHandler):
         accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
         rep = self.server.representation(self._file_path(), accepts_gzip)
         if rep is None:
-            self._send_bare(404, send_body)
+            self._send_not_found(send_body)
             return
         if self._not_modified(rep):
             self.send_response(304)
@@ -134,15 +135,15 @@ class PagesHandler(http.server.BaseHTTPRequestHandler):
         self.send_header("Last-Modified", rep.last_modified)
         self.send_header("Vary", "Accept-Encoding")
 
-    def _send_bare(self, status: int, send_body: bool) -> None:  # 404 only, as nothing else can fail
-        body = f"{status} {self.responses[status][0]}\n".encode()
-        self.send_response(status)
+    def _send_not_found(self, send_body: bool) -> None:
+        body = b"404 Not Found\n"
+        self.send_response(404)
         self.send_header("Content-Type", "text/plain")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         if send_body:
             self.wfile.write(body)
-        self._log_served(status, len(body) if send_body else 0, "identity")
+        self._log_served(404, len(body) if send_body else 0, "identity")
 
     def flush_headers(self) -> None:
         self._header_bytes = sum(len(chunk) for chunk in getattr(self, "_headers_buffer", []))
@@ -196,7 +197,11 @@ class PagesServer(http.server.ThreadingHTTPServer):
 
 def _representation(path: Path, accepts_gzip: bool) -> _Representation:
     stat = path.stat()
-    content_type = StaticHandler.extensions_map.get(path.suffix, "application/octet-stream")
+    content_type = (
+        StaticHandler.extensions_map.get(path.suffix)
+        or mimetypes.guess_type(path.name)[0]
+        or "application/octet-stream"
+    )
     data = path.read_bytes()
     tag = f'"{int(stat.st_mtime):x}-{stat.st_size:x}"'  # GitHub Pages' ETag shape
     compress = accepts_gzip and content_type in COMPRESSIBLE_TYPES
