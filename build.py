@@ -62,6 +62,10 @@ CSP = "; ".join(
 )
 
 
+# Replaced by the build id once every other file is written (see write_service_worker).
+BUILD_ID_PLACEHOLDER = "@@build-id@@"
+
+
 class BuildError(Exception):
     """A problem the person building must fix; the message says how."""
 
@@ -97,7 +101,9 @@ def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: b
     }
     index = out / "index.html"
     index.write_text(render_page(store, result, fragments, runtime, pyodide), encoding="utf-8")
-    say(f"built {out} ({sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB)")
+    say("· service worker for offline use")
+    build_id = write_service_worker(out)
+    say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB")
     return index
 
 
@@ -130,13 +136,24 @@ def pyodide_info() -> dict[str, str]:
 
 
 def build_wheel(directory: Path) -> Path:
-    """The engine wheel, built by the same backend pip uses; reproducible by default."""
+    """The engine wheel, built by the same backend pip uses; reproducible by default.
+
+    It lands in a folder named by its content hash, so its URL changes whenever its
+    bytes do and caches can keep it forever (the file name must stay a wheel name).
+    """
     from hatchling.builders.wheel import WheelBuilder
 
-    directory.mkdir(parents=True)
-    builder = WheelBuilder(str(ROOT))
-    (artifact,) = builder.build(directory=str(directory), versions=["standard"])
-    return Path(artifact)
+    with tempfile.TemporaryDirectory() as scratch:
+        (artifact,) = WheelBuilder(str(ROOT)).build(directory=scratch, versions=["standard"])
+        built = Path(artifact)
+        target = directory / content_hash(built.read_bytes()) / built.name
+        target.parent.mkdir(parents=True)
+        shutil.copyfile(built, target)
+    return target
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
 
 
 def copy_runtime(directory: Path) -> Path:
@@ -155,7 +172,7 @@ def build_stdlib(wheel: Path, store: Any, directory: Path) -> Path:
         target = Path(scratch) / "stdlib.zip"
         run_node(ROOT / "tools" / "build-stdlib.mjs", str(PYODIDE_PACKAGE), str(wheel), str(request), str(target))
         data = target.read_bytes()
-    path = directory / f"stdlib-{hashlib.sha256(data).hexdigest()[:12]}.zip"
+    path = directory / f"stdlib-{content_hash(data)}.zip"
     path.write_bytes(data)
     return path
 
@@ -193,7 +210,7 @@ def render_page(
         "max_records": list(RECORD_LIMIT_RANGE),
         "defaults": DEFAULT_POLICY,
     }
-    boot = {"store": store, "limits": limits, "result": result, "runtime": runtime}
+    boot = {"store": store, "limits": limits, "result": result, "runtime": runtime, "buildId": BUILD_ID_PLACEHOLDER}
     # "<" escaped so no text in the store can close the script element.
     boot_json = json.dumps(boot, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     env = jinja2.Environment(
@@ -219,12 +236,39 @@ def render_page(
     )
 
 
+def write_service_worker(out: Path) -> str:
+    """sw.js with the exact list of files to precache and a build id from their bytes.
+
+    The id goes into index.html too (replacing a placeholder), so the page can tell
+    a learner when a new version is running.
+    """
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(rel(path, out).encode() + b"\0" + path.read_bytes() + b"\0")
+    build_id = digest.hexdigest()[:16]
+    index = out / "index.html"
+    index.write_text(index.read_text(encoding="utf-8").replace(BUILD_ID_PLACEHOLDER, build_id), encoding="utf-8")
+    manifest = {
+        "hash": build_id,
+        # index.html is cached as "./", the URL every link to the page shares.
+        "files": ["./" if path == index else rel(path, out) for path in files],
+        "immutable": ["pyodide/", "wheels/"],
+    }
+    script = (SITE / "sw.js").read_text(encoding="utf-8")
+    (out / "sw.js").write_text(f"const BUILD = {json.dumps(manifest, indent=1)};\n{script}", encoding="utf-8")
+    return build_id
+
+
 def rel(path: Path, out: Path) -> str:
     return path.relative_to(out).as_posix()
 
 
 class StaticHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves dist/ with the types browsers insist on for modules and WebAssembly."""
+    """Serves dist/ with the types browsers insist on for modules and WebAssembly,
+    optionally under a sub-path as GitHub Pages does for project sites."""
+
+    prefix = "/"
 
     extensions_map = {  # noqa: RUF012 - the base class reads it as a class attribute
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -235,14 +279,32 @@ class StaticHandler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
     }
 
+    def send_head(self) -> Any:
+        path = self.path.split("?", 1)[0]
+        if path + "/" == self.prefix:  # the project's root without its slash
+            self.send_response(301)
+            self.send_header("Location", self.prefix)
+            self.end_headers()
+            return None
+        if not path.startswith(self.prefix):
+            self.send_error(404, "outside the site")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        return super().translate_path("/" + path[len(self.prefix) :])
+
     def log_message(self, format: str, *args: Any) -> None:
         if getattr(self.server, "verbose", True):
             super().log_message(format, *args)
 
 
-def make_server(directory: Path, port: int = 8000, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(StaticHandler, directory=str(directory))
-    return http.server.ThreadingHTTPServer((host, port), handler)
+def make_server(
+    directory: Path, port: int = 8000, host: str = "127.0.0.1", prefix: str = "/"
+) -> http.server.ThreadingHTTPServer:
+    """A static server for ``directory``, its index at ``prefix`` (``/`` or ``/a/b/``)."""
+    handler = type("Handler", (StaticHandler,), {"prefix": prefix})
+    return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
 
 
 def main(argv: list[str] | None = None) -> int:

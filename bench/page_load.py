@@ -19,12 +19,14 @@ start as 0:
 * ready_ms: the page's User Timing mark rw:engine-ready (Python ready, engine imported).
 * longest_boot_task_ms: the longest 'longtask' entry (PerformanceObserver, buffered,
   from the same init script) starting before rw:engine-ready; 0 when no main-thread
-  task reached 50 ms. long_tasks lists them all as [start, duration] up to the end of
-  the run, and boot_task_cause attributes the longest with Long Animation Frames:
-  script time by invoker, and the rendering time (style, layout, paint) of its frame.
+  task reached 50 ms. long_tasks lists every one as [start, duration] up to Python's
+  first answer being shown; longest_task_ms / longest_task_cause are the longest of
+  them, attributed with Long Animation Frames: script time by invoker, and the time
+  its frame spent rendering (style, layout, paint).
 * update_median_ms / update_p90_ms: 50 changes of "Context word budget" through the
-  control, alternating 60 and 40 words; after each, wait for #experiment's
-  data-shown-policy to carry the new budget, then read the page's rw:update measures
+  control, alternating 60 and 40 words. After each, wait for #experiment's
+  data-shown-policy to carry the new budget and for the next frame to be drawn, so
+  every change starts from an idle page; then read the page's rw:update measures
   (from the input event to the views updated, before that frame is painted).
 
 Prints JSON: every run, then the median and min/max of each figure over the runs,
@@ -116,6 +118,9 @@ READ_METRICS = """() => {
 }"""
 
 
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
+
+
 def init_script(rows: int = STORE_RECORDS) -> str:
     return INIT_SCRIPT % {"rows": rows}
 
@@ -135,18 +140,18 @@ def wait_loaded(page: Page) -> None:
 def read_load_metrics(page: Page) -> dict[str, Any]:
     """Paint, readiness and long-task figures of the page's current document, in ms."""
     raw = page.evaluate(READ_METRICS)
-    fcp, ready, frame = raw["fcp"], raw["ready"], raw["tableFrame"]
-    boot_tasks = [task for task in raw["longTasks"] if task[0] < ready]
-    longest = max(boot_tasks, key=lambda task: task[1], default=None)
+    fcp, ready, frame, tasks = raw["fcp"], raw["ready"], raw["tableFrame"], raw["longTasks"]
+    longest = max(tasks, key=lambda task: task[1], default=None)
     return {
         "fcp_ms": ms(fcp),
         "table_in_dom_ms": ms(raw["tableInDom"]),
         "table_frame_ms": ms(frame),
         "table_paint_ms": ms(max(fcp, frame)),
         "ready_ms": ms(ready),
-        "longest_boot_task_ms": ms(longest[1]) if longest else 0,
-        "boot_task_cause": task_cause(longest, raw["frames"]) if longest else None,
-        "long_tasks": [[ms(start), ms(duration)] for start, duration in raw["longTasks"]],
+        "longest_boot_task_ms": ms(max((task[1] for task in tasks if task[0] < ready), default=0)),
+        "longest_task_ms": ms(longest[1]) if longest else 0,
+        "longest_task_cause": task_cause(longest, raw["frames"]) if longest else None,
+        "long_tasks": [[ms(start), ms(duration)] for start, duration in tasks],
     }
 
 
@@ -176,6 +181,7 @@ def measure_updates(page: Page) -> list[float]:
         value = BUDGETS[i % len(BUDGETS)]
         budget.fill(str(value))
         expect(experiment).to_have_attribute("data-shown-policy", re.compile(rf"(^|&)budget_words={value}(&|$)"))
+        page.evaluate(NEXT_FRAME)
     durations: list[float] = page.evaluate(
         "(from) => performance.getEntriesByName('rw:update').slice(from).map((e) => e.duration)", before
     )
@@ -209,8 +215,8 @@ def ms(value: float) -> float:
     return round(value, 1)
 
 
-def spread(values: list[float]) -> dict[str, float]:
-    return {"median": ms(statistics.median(values)), "min": ms(min(values)), "max": ms(max(values))}
+def spread(values: list[float], digits: int = 1) -> dict[str, float]:
+    return {key: round(f(values), digits) for key, f in (("median", statistics.median), ("min", min), ("max", max))}
 
 
 def with_target(values: list[float], target: float, label: str) -> dict[str, Any]:

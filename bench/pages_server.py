@@ -14,7 +14,8 @@ What it copies from GitHub Pages' response headers:
 What it does not copy: HTTP/2 (this is HTTP/1.1 with keep-alive), brotli, the CDN's
 own latency. Files are read and compressed once, when the server starts. Every response is logged (path, status, body and header bytes written)
 so a benchmark can count exactly what crossed the wire, worker requests included;
-anything the browser took from its cache never reaches the server and counts 0.
+anything the browser took from its cache never reaches the server and counts 0;
+wait_idle() tells when a page has stopped asking for anything.
 
     server = PagesServer(directory)          # port 0: a free port
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -30,6 +31,9 @@ import http.server
 import mimetypes
 import sys
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,10 +85,12 @@ class PagesHandler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
-        self._respond(send_body=True)
+        with self.server.busy():
+            self._respond(send_body=True)
 
     def do_HEAD(self) -> None:
-        self._respond(send_body=False)
+        with self.server.busy():
+            self._respond(send_body=False)
 
     def _respond(self, *, send_body: bool) -> None:
         self._header_bytes = 0
@@ -166,6 +172,8 @@ class PagesServer(http.server.ThreadingHTTPServer):
         self.directory = directory.resolve()
         self._lock = threading.Lock()
         self._log: list[Served] = []
+        self._in_flight = 0
+        self._last_activity = time.monotonic()
         # Read and compressed once, up front, as a CDN edge holds them: compressing the
         # 9.6 MB WebAssembly file on the first request would otherwise be timed.
         self._files = {
@@ -183,6 +191,35 @@ class PagesServer(http.server.ThreadingHTTPServer):
     def representation(self, path: Path, accepts_gzip: bool) -> _Representation | None:
         """What to send for ``path``; None when it was not in the directory at start."""
         return self._files.get((path, accepts_gzip))
+
+    @contextmanager
+    def busy(self) -> Iterator[None]:
+        """Wraps the handling of one request, for wait_idle()."""
+        with self._lock:
+            self._in_flight += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                self._last_activity = time.monotonic()
+
+    def wait_idle(self, quiet_s: float = 1.5, timeout_s: float = 60.0) -> None:
+        """Return once no request has been in flight for ``quiet_s``, counted from the
+        call at the earliest: late requests (a favicon, a service worker precaching
+        after Python is ready) then belong to the visit that caused them."""
+        called = time.monotonic()
+        deadline = called + timeout_s
+        while True:
+            with self._lock:
+                busy = self._in_flight > 0
+                quiet_since = max(self._last_activity, called)
+            now = time.monotonic()
+            if not busy and now - quiet_since >= quiet_s:
+                return
+            if now > deadline:
+                raise TimeoutError(f"the server was still busy after {timeout_s} s")
+            time.sleep(0.05)
 
     def record(self, served: Served) -> None:
         with self._lock:

@@ -4,6 +4,7 @@
 import { EngineClient } from "./engine-client.js";
 import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
+import { announceNewVersion, registerOffline } from "./offline.js";
 import { Player } from "./player.js";
 import { renderComparison, renderVerdict } from "./render.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
@@ -18,7 +19,11 @@ import { readControls, setPending, showChosen, showNotices, showResult, showStat
  * @property {import("./state.js").Limits} limits
  * @property {Result} result  the default configuration, computed at build time
  * @property {{pyodideModule: string, indexURL: string, stdLibURL: string, wheelURL: string, abiVersion: string}} runtime  paths relative to the page
+ * @property {string} buildId  a hash of every built file
  */
+
+// Page parameters other than the nine policy fields, each with its own check.
+const PAGE_PARAMS = { embed: (/** @type {string} */ v) => v === "1" || v === "0" };
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -29,7 +34,13 @@ const tenantLabels = Object.fromEntries(boot.store.tenants.map((/** @type {any} 
 // The request body is the same store every time; serialise it once.
 const storeText = JSON.stringify(boot.store);
 
-const fromLink = readQuery(location.search, fields);
+const fromLink = readQuery(location.search, fields, Object.keys(PAGE_PARAMS));
+const page = new URLSearchParams(location.search);
+for (const [name, valid] of Object.entries(PAGE_PARAMS)) {
+  const value = page.get(name);
+  if (value !== null && !valid(value)) fromLink.notices.push(`The link's ${name}=“${value.slice(0, 40)}” is not valid; it was ignored.`);
+}
+const embedded = page.get("embed") === "1";
 let policy = fromLink.policy;
 /** @type {Result} */
 let shown = boot.result;
@@ -60,7 +71,18 @@ const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
     performance.mark("rw:engine-ready"); // User Timing, read by bench/ scripts
     recompute();
   }
+  // Precache for offline use only once the runtime is in the HTTP cache, so the
+  // service worker copies it instead of downloading it a second time.
+  if (status.state !== "loading" && !offlineStarted) {
+    offlineStarted = true;
+    registerOffline(showOfflineStatus);
+  }
 });
+let offlineStarted = false;
+
+function showOfflineStatus(/** @type {string} */ message) {
+  byId("offline-status").textContent = message;
+}
 
 // ------------------------------------------------------------------ results
 
@@ -102,7 +124,8 @@ function markShown() {
 function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
   policy = next;
   inputAt = at;
-  history.replaceState(history.state, "", writeQuery(policy, fields) + location.hash);
+  history.replaceState(history.state, "", linkToCurrent(embedded ? { embed: "1" } : {}));
+  refreshEmbedSnippet();
   player.restartForNewResult();
   recompute();
 }
@@ -113,8 +136,25 @@ function onControlsChanged(/** @type {Event} */ event) {
   applyPolicy(next, event.timeStamp);
 }
 
-function linkToCurrent() {
-  return new URL(writeQuery(policy, fields), location.href).href;
+/** @param {Record<string, string>} [extra] */
+function linkToCurrent(extra = {}) {
+  return new URL(writeQuery(policy, fields, extra), location.href).href;
+}
+
+function embedSnippet() {
+  const title = `Retrieval Workbench: ${boot.store.title}`.replace(/"/g, "&quot;");
+  const src = linkToCurrent({ embed: "1" }).replace(/&/g, "&amp;");
+  return `<iframe src="${src}" title="${title}" width="100%" height="900" style="border:0" allow="fullscreen; clipboard-write" loading="lazy"></iframe>`;
+}
+
+/** Copy text, or leave it selected with a hint where the clipboard is refused. */
+async function copyText(/** @type {string} */ text, /** @type {HTMLElement} */ status, /** @type {string} */ done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = done;
+  } catch {
+    status.textContent = "The browser refused clipboard access here: select the text and copy it yourself.";
+  }
 }
 
 async function copyLink() {
@@ -128,6 +168,30 @@ async function copyLink() {
     // show the link so it can be copied by hand.
     status.textContent = `Copy this link: ${link}`;
   }
+}
+
+function refreshEmbedSnippet() {
+  /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value = embedSnippet();
+}
+
+function setUpEmbedding() {
+  const snippet = /** @type {HTMLTextAreaElement} */ (byId("embed-snippet"));
+  refreshEmbedSnippet();
+  byId("copy-embed").addEventListener("click", () => {
+    snippet.select();
+    copyText(snippet.value, byId("copy-embed-status"), "Embed code copied.");
+  });
+  if (!embedded) return;
+  document.documentElement.dataset.embed = "1";
+  if (window.parent === window) return;
+  // Tell the host page our height so it can size the iframe without a scrollbar.
+  let last = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last) return;
+    last = height;
+    window.parent.postMessage({ type: "retrieval-workbench:resize", height }, "*");
+  }).observe(document.body);
 }
 
 // ------------------------------------------------------------------ prediction
@@ -149,7 +213,7 @@ function showPrediction() {
     return;
   }
   if (predictionMade) verdict.innerHTML = String(renderVerdict(checkPrediction(predicted(), shown), predicted()));
-  else verdict.textContent = "Restart the inspection (or change a policy) to predict before the final stage.";
+  else verdict.textContent = "To predict, press Restart inspection, mark the records you expect, then Play.";
 }
 
 // ------------------------------------------------------------------ baseline and notebook
@@ -228,6 +292,7 @@ function setUpFullscreen() {
   if (!document.fullscreenEnabled) {
     button.setAttribute("aria-disabled", "true");
     note.textContent = "Full screen is not allowed here (for example, the page is embedded without permission). Open the page in its own tab to expand the experiment.";
+    note.hidden = false;
   }
   button.addEventListener("click", async () => {
     if (!document.fullscreenEnabled) {
@@ -338,6 +403,8 @@ function start() {
   showBaseline();
   showStorageWarning();
   setUpFullscreen();
+  setUpEmbedding();
+  announceNewVersion(boot.buildId, showOfflineStatus);
   byId("guides").addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("[data-guide-step]");
     if (button instanceof HTMLElement) applyGuideStep(button, event.timeStamp);

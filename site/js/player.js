@@ -8,6 +8,11 @@ import { STAGES } from "./render.js";
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** @param {HTMLElement} element @param {string} text */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 export class Player {
   /**
    * @param {{onStage?: (stage: number) => void, now?: () => number}} [options]
@@ -17,7 +22,7 @@ export class Player {
     this.onStage = options.onStage ?? (() => {});
     /** @type {timing.Timing} */
     this.t = timing.finished(1);
-    this.stage = 4;
+    this.stage = 0; // nothing shown yet: the first render sets every stage marker
     this.frame = 0;
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   }
@@ -85,24 +90,27 @@ export class Player {
     const stage = timing.stageAt(seconds);
     const info = STAGES[stage - 1];
     const playing = timing.isPlaying(this.t);
-    const button = byId("play-pause");
-    button.textContent = playing ? "Pause" : "Play";
-    button.setAttribute("aria-keyshortcuts", "Space");
+    // Called every frame while playing: touch the DOM only where something changed.
+    setText(byId("play-pause"), playing ? "Pause" : "Play");
+    const shown = seconds.toFixed(1);
     const timeline = /** @type {HTMLInputElement} */ (byId("timeline"));
-    timeline.value = seconds.toFixed(1);
-    const label = `${seconds.toFixed(1)} of 30 seconds, stage ${stage} of 4: ${info.title}`;
-    timeline.setAttribute("aria-valuetext", label);
-    byId("clock").textContent = `${seconds.toFixed(1)} s of 30 s`;
-    byId("stage-name").textContent = `Stage ${stage} of 4: ${info.title}`;
-    for (const jump of document.querySelectorAll("[data-jump]")) {
-      jump.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (jump).dataset.jump) === stage));
+    if (timeline.value !== shown) {
+      timeline.value = shown;
+      timeline.setAttribute("aria-valuetext", `${shown} of 30 seconds, stage ${stage} of 4: ${info.title}`);
     }
+    setText(byId("clock"), `${shown} s of 30 s`);
+    setText(byId("stage-name"), `Stage ${stage} of 4: ${info.title}`);
     if (stage !== this.stage) {
+      const opening = this.stage === 0;
+      for (const jump of document.querySelectorAll("[data-jump]")) {
+        jump.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (jump).dataset.jump) === stage));
+      }
       this.stage = stage;
       byId("experiment").dataset.stage = String(stage);
       byId("records").dataset.stage = String(stage);
       byId("stage-explainer").textContent = info.explain;
-      byId("stage-announcer").textContent = info.explain;
+      // The page opens on the final stage; announce changes, not the opening.
+      if (!opening) byId("stage-announcer").textContent = info.explain;
       this.onStage(stage);
     }
   }

@@ -60,9 +60,9 @@ export function renderCards(result, tenantLabels) {
     <div><dt>Tenant</dt><dd>${tenantLabels[r.tenant] ?? r.tenant}</dd></div>
     <div><dt>Store</dt><dd>${r.store}</dd></div>
     <div><dt>Session</dt><dd>${r.session}</dd></div>
-    <div><dt>Age</dt><dd>${age(r.age_hours)}</dd></div>
-    <div><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
+    <div><dt>Age</dt><dd>${formatNumber(r.age_hours)} h</dd></div>
     <div><dt>Words</dt><dd>${r.words}</dd></div>
+    <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
   <p class="card-rank" data-show-from="3">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
 </li>`,

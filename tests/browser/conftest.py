@@ -42,14 +42,14 @@ def chromium_executable() -> str:
 
 
 class StaticServer:
-    """build.py's own server in a thread, on a free port."""
+    """build.py's own server in a thread, on a free port, optionally under a sub-path."""
 
-    def __init__(self, directory: Path) -> None:
-        self.server = build.make_server(directory, port=0)
+    def __init__(self, directory: Path, prefix: str = "/", host: str = "127.0.0.1") -> None:
+        self.server = build.make_server(directory, port=0, host=host, prefix=prefix)
         self.server.verbose = False  # type: ignore[attr-defined]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self.url = f"http://{host}:{self.server.server_address[1]}{prefix}"
 
     def close(self) -> None:
         self.server.shutdown()

@@ -1,0 +1,48 @@
+// Service worker: precaches exactly the files the build wrote, so the page and its
+// Python runtime work offline after one visit. build.py writes `const BUILD = {…}`
+// (the file list and a content hash) in front of this file.
+/* global BUILD */
+
+// Caches are shared by the whole origin, and several workbenches may live under one
+// (user.github.io/course-a/, /course-b/): name them by scope as well as by build.
+const PREFIX = `retrieval-workbench:${self.registration.scope}:`;
+const CACHE = `${PREFIX}${BUILD.hash}`;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Files under versioned paths never change, so the copy the page just
+      // downloaded (HTTP cache) is reused; the rest is fetched fresh, so a new
+      // deploy never mixes with a stale script.
+      await cache.addAll(
+        BUILD.files.map((file) => new Request(file, { cache: BUILD.immutable.some((p) => file.startsWith(p)) ? "default" : "reload" })),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      // Any link to the page (with its settings in the query) is the same document.
+      const hit = request.mode === "navigate" ? await cache.match("./") : await cache.match(request);
+      return hit ?? fetch(request);
+    })(),
+  );
+});
