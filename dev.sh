@@ -43,6 +43,7 @@ case "${1:-}" in
     "$VENV/bin/ruff" check .
     "$VENV/bin/ruff" format --check .
     "$VENV/bin/mypy"
+    node --test tests/js/
     "$PY" -m pytest "${@:2}"
     ;;
   *)

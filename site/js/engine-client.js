@@ -11,6 +11,11 @@ import { MSG } from "./protocol.js";
  * @property {number} [of]
  */
 
+// A run of the engine takes milliseconds; one unanswered this long means the worker died.
+const RUN_TIMEOUT_MS = 8000;
+// Restart a crashed worker, but not in a loop: this many crashes a minute means give up.
+const MAX_CRASHES_PER_MINUTE = 3;
+
 export class EngineClient {
   /**
    * @param {import("./protocol.js").Runtime} runtime
@@ -25,6 +30,8 @@ export class EngineClient {
     /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
     this.pending = new Map();
     this.state = "prerendered";
+    /** @type {number[]} */
+    this.crashes = [];
   }
 
   start() {
@@ -38,10 +45,10 @@ export class EngineClient {
     }
     this.worker = worker;
     worker.addEventListener("message", (event) => this.receive(event.data));
-    // The worker script itself failed to load or threw outside a request.
+    // The worker script failed to load, or threw outside a request.
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      this.fail(event.message || "the worker stopped unexpectedly");
+      this.crashed(event.message || "the worker stopped unexpectedly");
     });
     worker.postMessage({ type: MSG.LOAD, runtime: this.runtime });
   }
@@ -66,7 +73,35 @@ export class EngineClient {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker?.postMessage({ type: MSG.RUN, id, request });
+      // Only a running engine can be late; while Python loads, requests wait for it.
+      setTimeout(() => {
+        if (this.pending.has(id) && this.state === "ready") this.crashed("the engine stopped answering");
+      }, RUN_TIMEOUT_MS);
     });
+  }
+
+  /**
+   * The worker died after it had worked: start a new one (the page recomputes when
+   * it is ready), unless it keeps dying.
+   * @param {string} reason
+   */
+  crashed(reason) {
+    if (this.state !== "ready") {
+      this.fail(reason);
+      return;
+    }
+    const now = performance.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < 60_000), now];
+    if (this.crashes.length > MAX_CRASHES_PER_MINUTE) {
+      this.fail(`${reason}, repeatedly`);
+      return;
+    }
+    for (const entry of this.pending.values()) entry.reject(new Error(reason));
+    this.pending.clear();
+    this.worker?.terminate();
+    this.worker = null;
+    this.start();
+    this.onStatus({ state: "loading", text: `Python stopped (${reason}); restarting it…`, step: 0, of: 4 });
   }
 
   /** @param {any} message */
@@ -84,7 +119,9 @@ export class EngineClient {
         this.settle(message.id, (p) => p.resolve(JSON.parse(message.response)));
         break;
       case MSG.RUN_ERROR:
+        // run_json never raises on bad input, so an error here means a broken runtime.
         this.settle(message.id, (p) => p.reject(new Error(message.error.message)));
+        this.crashed(message.error.message);
         break;
       case MSG.FAILED:
         this.fail(message.error.message);

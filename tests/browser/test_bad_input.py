@@ -1,0 +1,100 @@
+"""Things that go wrong: runtime files that fail, a worker that dies, unreadable saved notes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
+from tests.browser.test_page import set_policy
+
+
+def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
+    context: BrowserContext, site_url: str, console: Any
+) -> None:
+    """A 404 for the engine wheel: data-engine=failed, the prerendered page stays, Retry recovers."""
+    console.allowed.append("Failed to load resource")
+    broken = {"on": True}
+    context.route(
+        "**/wheels/**",
+        lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
+    )
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("the engine wheel failed to load (HTTP 404)")
+    assert tray_on_page(page) == ["M10", "M5"]
+    page.get_by_label("Context word budget").fill("9")  # typed while broken: kept, applied after Retry
+    broken["on"] = False
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", re.compile("budget_words=9"))
+
+
+def crash_worker(page: Page, how: str) -> None:
+    (worker,) = page.workers
+    worker.evaluate(how)
+
+
+def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: str, console: Any) -> None:
+    """An uncaught error kills the worker: a new one starts and the current view is recomputed."""
+    console.allowed.append("simulated crash")
+    page.goto(site_url)
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    crash_worker(page, "() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
+    expect(page.locator("#engine-status")).to_contain_text("restarting", timeout=10_000)
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 8})
+    assert tray_on_page(page) == []
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+
+
+def test_silently_closed_worker_is_replaced(page: Page, site_url: str) -> None:
+    """A worker that stops answering is replaced after a few seconds and the change still applies."""
+    page.goto(site_url)
+    wait_ready(page)
+    crash_worker(page, "() => { self.close(); }")
+    page.get_by_label("Context word budget").fill("9")
+    page.get_by_label("Question").select_option("timeout-incident")
+    expect(page.locator("#experiment")).to_have_attribute(
+        "data-shown-policy", re.compile("question=timeout-incident.*budget_words=9"), timeout=READY_TIMEOUT_MS
+    )
+    assert tray_on_page(page) == ["M5"]
+
+
+def test_unreadable_saved_notes_are_kept_and_exported(context: BrowserContext, site_url: str, tmp_path: Path) -> None:
+    """Corrupt saved notes are not dropped: a warning says so, export includes them, new notes work."""
+    context.add_init_script(
+        """try {
+             if (location.protocol === 'http:' && !sessionStorage.getItem('seeded')) {
+               sessionStorage.setItem('seeded', '1');
+               localStorage.setItem('retrieval-workbench:notebook:v1', '{"text": "old notes from v0", broken');
+             }
+           } catch (e) { /* documents without storage (downloads) */ }"""
+    )
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    warning = page.locator("#storage-warning")
+    expect(warning).to_contain_text("could not be read")
+    page.get_by_role("textbox", name="Notebook").fill("new notes")
+    page.reload()
+    wait_ready(page)
+    expect(page.get_by_role("textbox", name="Notebook")).to_have_value("new notes")
+    expect(warning).to_contain_text("could not be read")  # still kept after saving new notes
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Export notes").click()
+    path = tmp_path / "notes.md"
+    info.value.save_as(path)
+    text = path.read_text()
+    assert "new notes" in text and '{"text": "old notes from v0", broken' in text
+    page.get_by_role("button", name="Discard the unreadable notes").click()
+    expect(warning).to_be_hidden()
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#storage-warning")).to_be_hidden()
