@@ -3,6 +3,8 @@ scripts and styles, the engine wheel and the Pyodide runtime files it needs.
 
     python build.py                 build dist/ from fixtures/store.json
     python build.py --serve         build, then serve on http://127.0.0.1:8000/
+    python build.py --store FILE    build a course site around another store
+    python build.py --scorm         also write dist-scorm.zip, a SCORM 1.2 package
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
+from xml.sax.saxutils import escape
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,19 @@ DEFAULT_OUT = ROOT / "dist"
 # see build_stdlib): no lock file (an inline one is passed), no source maps, type
 # files or demo consoles.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
+
+# The accessible names of the policy controls, as the brief spells them.
+CONTROL_LABELS = (
+    ("question", "Question"),
+    ("tenant", "Active tenant"),
+    ("store", "Memory store"),
+    ("previous_sessions", "Include previous sessions"),
+    ("max_age_hours", "Maximum age"),
+    ("latest_per_key", "Keep latest fact per key"),
+    ("recency_weight", "Recency weight"),
+    ("budget_words", "Context word budget"),
+    ("max_records", "Maximum retrieved records"),
+)
 
 STORE_LABELS = (
     ("working", "Working context"),
@@ -70,8 +87,13 @@ class BuildError(Exception):
     """A problem the person building must fix; the message says how."""
 
 
-def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: bool = False) -> Path:
-    """Write the whole site to ``out`` (replacing it) and return the index path."""
+def build(
+    *, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, scorm: bool = False, quiet: bool = False
+) -> Path:
+    """Write the whole site to ``out`` (replacing it) and return the index path.
+
+    With ``scorm``, also write ``<out>-scorm.zip``: the site as a SCORM 1.2 package.
+    """
     say = (lambda _msg: None) if quiet else (lambda msg: print(msg, file=sys.stderr))
     store = load_store(store_path)
     pyodide = pyodide_info()
@@ -89,7 +111,7 @@ def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: b
     result = engine.run({"store": store, "policy": {}})
     labels = {t["id"]: t["label"] for t in store["tenants"]}
     chosen = (result["selected"] or result["ranked"] or [result["records"][0]["id"]])[0]
-    fragments = prerender(result, labels, chosen)
+    fragments = prerender(store, result, labels, chosen)
     say("· page, scripts and styles")
     copy_assets(out)
     runtime = {
@@ -104,6 +126,9 @@ def build(*, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, quiet: b
     say("· service worker for offline use")
     build_id = write_service_worker(out)
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB")
+    if scorm:
+        package = write_scorm_package(out, store["title"], build_id)
+        say(f"SCORM 1.2 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
     return index
 
 
@@ -187,9 +212,11 @@ def run_node(script: Path, *args: str, stdin: str | None = None) -> str:
     return done.stdout
 
 
-def prerender(result: Any, labels: dict[str, str], chosen: str) -> dict[str, Any]:
-    """HTML fragments of the result and the stage texts, from the page's own renderer."""
-    payload = json.dumps({"result": result, "tenantLabels": labels, "chosenId": chosen})
+def prerender(store: Any, result: Any, labels: dict[str, str], chosen: str) -> dict[str, Any]:
+    """HTML fragments of the store and result, and the stage texts, from the page's own renderer."""
+    payload = json.dumps(
+        {"store": store, "result": result, "tenantLabels": labels, "chosenId": chosen, "storeLabels": STORE_LABELS}
+    )
     output: dict[str, Any] = json.loads(run_node(ROOT / "tools" / "prerender.mjs", stdin=payload))
     return output
 
@@ -210,7 +237,14 @@ def render_page(
         "max_records": list(RECORD_LIMIT_RANGE),
         "defaults": DEFAULT_POLICY,
     }
-    boot = {"store": store, "limits": limits, "result": result, "runtime": runtime, "buildId": BUILD_ID_PLACEHOLDER}
+    boot = {
+        "store": store,
+        "limits": limits,
+        "result": result,
+        "runtime": runtime,
+        "buildId": BUILD_ID_PLACEHOLDER,
+        "storeLabels": STORE_LABELS,
+    }
     # "<" escaped so no text in the store can close the script element.
     boot_json = json.dumps(boot, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     env = jinja2.Environment(
@@ -225,10 +259,10 @@ def render_page(
         store=store,
         policy=result["policy"],
         limits=limits,
-        store_labels=STORE_LABELS,
         stop_words=sorted(engine.STOP_WORDS),
         prerendered={**{k: Markup(v) for k, v in fragments["html"].items()}, "question": result["question"]["text"]},
         stages=fragments["stages"],
+        control_labels=CONTROL_LABELS,
         boot_json=Markup(boot_json),
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],
@@ -258,6 +292,50 @@ def write_service_worker(out: Path) -> str:
     script = (SITE / "sw.js").read_text(encoding="utf-8")
     (out / "sw.js").write_text(f"const BUILD = {json.dumps(manifest, indent=1)};\n{script}", encoding="utf-8")
     return build_id
+
+
+def scorm_package_path(out: Path) -> Path:
+    return out.parent / f"{out.name}-scorm.zip"
+
+
+def write_scorm_package(out: Path, title: str, build_id: str) -> Path:
+    """Zip the site with an imsmanifest.xml that lists every file, for an LMS to import.
+
+    The page finds the LMS's SCORM 1.2 API itself (site/js/scorm.js); this only
+    describes the package: one SCO launched at index.html.
+    """
+    files = sorted(rel(p, out) for p in out.rglob("*") if p.is_file())
+    name = escape(title)
+    manifest = "\n".join(
+        [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            f'<manifest identifier="retrieval-workbench-{build_id}" version="1.0"',
+            '  xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"',
+            '  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2">',
+            "  <metadata><schema>ADL SCORM</schema><schemaversion>1.2</schemaversion></metadata>",
+            '  <organizations default="workbench">',
+            '    <organization identifier="workbench">',
+            f"      <title>{name}</title>",
+            f'      <item identifier="experiment" identifierref="site"><title>Retrieval Workbench: {name}</title></item>',
+            "    </organization>",
+            "  </organizations>",
+            "  <resources>",
+            '    <resource identifier="site" type="webcontent" adlcp:scormtype="sco" href="index.html">',
+            *[f'      <file href="{escape(f)}"/>' for f in files],
+            "    </resource>",
+            "  </resources>",
+            "</manifest>",
+            "",
+        ]
+    )
+    package = scorm_package_path(out)
+    with zipfile.ZipFile(package, "w", zipfile.ZIP_DEFLATED) as archive:
+        for member, data in [("imsmanifest.xml", manifest.encode()), *[(f, (out / f).read_bytes()) for f in files]]:
+            info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))  # reproducible
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return package
 
 
 def rel(path: Path, out: Path) -> str:
@@ -311,11 +389,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: dist/)")
     parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help="store JSON to build the site around")
+    parser.add_argument("--scorm", action="store_true", help="also write <out>-scorm.zip, a SCORM 1.2 package for an LMS")
     parser.add_argument("--serve", action="store_true", help="serve the built site after building")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
     args = parser.parse_args(argv)
     try:
-        build(out=args.out, store_path=args.store)
+        build(out=args.out, store_path=args.store, scorm=args.scorm)
     except BuildError as error:
         print(f"build.py: error: {error}", file=sys.stderr)
         return 2

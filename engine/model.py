@@ -294,9 +294,15 @@ def parse_store(data: Any) -> Store:
     if not isinstance(data, dict):
         raise InputError("InvalidStore", [("store", f"must be a JSON object, not {_show(data)}")])
     _unknown_fields(
-        data, ("schema", "title", "description", "tenants", "questions", "records", "guides"), "store", problems
+        data,
+        ("$schema", "schema", "title", "description", "tenants", "questions", "records", "guides"),
+        "store",
+        problems,
     )
-    if data.get("schema") != SCHEMA_VERSION:
+    # "$schema" lets editors find fixtures/store.schema.json; the engine only checks its type.
+    if "$schema" in data and not isinstance(data["$schema"], str):
+        problems.add("$schema", "must be text (the URL or path of the JSON Schema)")
+    if type(data.get("schema")) is not int or data.get("schema") != SCHEMA_VERSION:
         problems.add("schema", f"must be {SCHEMA_VERSION}, not {_show(data.get('schema'))}")
     title = _text(data, "title", "store", problems)
     description = data.get("description", "")
@@ -410,7 +416,9 @@ def _parse_supporting(
             problems.add(tpath, f"must be a list of record ids, not {_show(ids)}")
             continue
         for index, rid in enumerate(ids):
-            if rid not in record_tenant:
+            if not isinstance(rid, str):
+                problems.add(f"{tpath}[{index}]", f"must be a record id (text), not {_show(rid)}")
+            elif rid not in record_tenant:
                 problems.add(f"{tpath}[{index}]", f"{_show(rid)} is not a record id")
             elif record_tenant[rid] != tenant:
                 problems.add(f"{tpath}[{index}]", f"{_show(rid)} belongs to {record_tenant[rid]}, not {tenant}")
@@ -420,11 +428,17 @@ def _parse_supporting(
 
 def _check_guides(store: Store, problems: _Problems) -> None:
     """Guided experiments are step lists whose policies must be valid for this store."""
+    seen: set[str] = set()
     for index, guide in enumerate(store.guides):
         path = f"guides[{index}]"
         _unknown_fields(guide, ("id", "title", "intro", "steps"), path, problems)
-        for name in ("id", "title"):
-            _text(guide, name, path, problems)
+        guide_id = _text(guide, "id", path, problems)
+        if guide_id in seen:
+            problems.add(f"{path}.id", f"{_show(guide_id)} is used by another guide")
+        seen.add(guide_id)
+        _text(guide, "title", path, problems)
+        if "intro" in guide and not isinstance(guide["intro"], str):
+            problems.add(f"{path}.intro", f"must be text, not {_show(guide['intro'])}")
         steps = guide.get("steps")
         if not isinstance(steps, list) or not steps:
             problems.add(f"{path}.steps", "must be a non-empty list")
@@ -437,8 +451,11 @@ def _check_guides(store: Store, problems: _Problems) -> None:
             _unknown_fields(step, ("title", "policy", "look_for"), spath, problems)
             _text(step, "title", spath, problems)
             _text(step, "look_for", spath, problems)
+            if not isinstance(step.get("policy"), dict):
+                problems.add(f"{spath}.policy", "must be an object of policy fields")
+                continue
             try:
-                parse_policy(step.get("policy", {}), store, path=f"{spath}.policy")
+                parse_policy(step["policy"], store, path=f"{spath}.policy")
             except InputError as error:
                 problems.items.extend(error.problems)
 

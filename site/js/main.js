@@ -6,9 +6,22 @@ import { checkPrediction, compare, observation, observationText, snapshot } from
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
 import { announceNewVersion, registerOffline } from "./offline.js";
 import { Player } from "./player.js";
-import { renderComparison, renderVerdict } from "./render.js";
+import { PAGE_SIZE, renderComparison, renderVerdict } from "./render.js";
+import { ScormReporter } from "./scorm.js";
+import { SHARE_PARAMS, iframeSnippet, readShareOptions, shareParams } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
-import { readControls, setPending, showChosen, showNotices, showResult, showStatus, writeControls } from "./view.js";
+import { forgetStore, readStoreFile, rememberStore, rememberedStore } from "./store-file.js";
+import {
+  readControls,
+  setPending,
+  showChosen,
+  showNotices,
+  showPredictionChoices,
+  showResult,
+  showStatus,
+  showStore,
+  writeControls,
+} from "./view.js";
 
 /** @typedef {import("./types.js").Result} Result */
 /** @typedef {import("./types.js").Policy} Policy */
@@ -20,27 +33,25 @@ import { readControls, setPending, showChosen, showNotices, showResult, showStat
  * @property {Result} result  the default configuration, computed at build time
  * @property {{pyodideModule: string, indexURL: string, stdLibURL: string, wheelURL: string, abiVersion: string}} runtime  paths relative to the page
  * @property {string} buildId  a hash of every built file
+ * @property {string[][]} storeLabels  [value, label] of the Memory store choices
  */
-
-// Page parameters other than the nine policy fields, each with its own check.
-const PAGE_PARAMS = { embed: (/** @type {string} */ v) => v === "1" || v === "0" };
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 const boot = /** @type {Boot} */ (JSON.parse(byId("boot").textContent ?? "{}"));
-const fields = policyFields(boot.store, boot.limits);
-const tenantLabels = Object.fromEntries(boot.store.tenants.map((/** @type {any} */ t) => [t.id, t.label]));
-// The request body is the same store every time; serialise it once.
-const storeText = JSON.stringify(boot.store);
+// The active store: the site's own, or one the learner opened in this tab.
+const opened = rememberedStore();
+let store = opened ?? boot.store;
+let fields = policyFields(store, boot.limits);
+let tenantLabels = labelsOf(store);
+// The request body is the same store every time; serialise it once per store.
+let storeText = JSON.stringify(store);
+let pageIndex = 0;
 
-const fromLink = readQuery(location.search, fields, Object.keys(PAGE_PARAMS));
-const page = new URLSearchParams(location.search);
-for (const [name, valid] of Object.entries(PAGE_PARAMS)) {
-  const value = page.get(name);
-  if (value !== null && !valid(value)) fromLink.notices.push(`The link's ${name}=“${value.slice(0, 40)}” is not valid; it was ignored.`);
-}
-const embedded = page.get("embed") === "1";
+const fromLink = readQuery(location.search, fields, SHARE_PARAMS);
+const sharing = readShareOptions(location.search, fields.map((f) => f.name));
+const embedded = sharing.options.embed;
 let policy = fromLink.policy;
 /** @type {Result} */
 let shown = boot.result;
@@ -55,7 +66,19 @@ const notebook = loaded.notebook;
 let storageState = loaded.storage;
 let recovered = loaded.recovered;
 
-const player = new Player({ onStage: () => showPrediction() });
+const scorm = new ScormReporter();
+// Set when a guided step is applied: reaching its final stage completes an LMS activity.
+let guideActive = false;
+const player = new Player({
+  onStage: (stage) => {
+    showPrediction();
+    if (stage === 4 && guideActive) scorm.complete();
+  },
+});
+
+function labelsOf(/** @type {any} */ s) {
+  return Object.fromEntries(s.tenants.map((/** @type {any} */ t) => [t.id, t.label]));
+}
 
 /** The record whose score is explained first: the top of the tray, else of the ranking. */
 function defaultChoice(/** @type {Result} */ result) {
@@ -105,7 +128,7 @@ async function recompute() {
   }
   shown = answer;
   if (!shown.records.some((r) => r.id === chosenId)) chosenId = defaultChoice(shown);
-  showResult(shown, { tenantLabels, chosenId });
+  showResult(shown, { tenantLabels, chosenId, page: pageIndex });
   markShown();
   setPending(false);
   showBaseline();
@@ -124,8 +147,9 @@ function markShown() {
 function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
   policy = next;
   inputAt = at;
-  history.replaceState(history.state, "", linkToCurrent(embedded ? { embed: "1" } : {}));
-  refreshEmbedSnippet();
+  // Keep the instructor's sharing options (hidden controls, embed…) in the address.
+  history.replaceState(history.state, "", linkToCurrent(shareParams(sharing.options)));
+  refreshShare();
   player.restartForNewResult();
   recompute();
 }
@@ -133,18 +157,13 @@ function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
 function onControlsChanged(/** @type {Event} */ event) {
   const { policy: next, errors } = readControls(fields, policy);
   if (errors || samePolicy(next, policy, fields)) return;
+  guideActive = false;
   applyPolicy(next, event.timeStamp);
 }
 
 /** @param {Record<string, string>} [extra] */
 function linkToCurrent(extra = {}) {
   return new URL(writeQuery(policy, fields, extra), location.href).href;
-}
-
-function embedSnippet() {
-  const title = `Retrieval Workbench: ${boot.store.title}`.replace(/"/g, "&quot;");
-  const src = linkToCurrent({ embed: "1" }).replace(/&/g, "&amp;");
-  return `<iframe src="${src}" title="${title}" width="100%" height="900" style="border:0" allow="fullscreen; clipboard-write" loading="lazy"></iframe>`;
 }
 
 /** Copy text, or leave it selected with a hint where the clipboard is refused. */
@@ -170,17 +189,43 @@ async function copyLink() {
   }
 }
 
-function refreshEmbedSnippet() {
-  /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value = embedSnippet();
+// ------------------------------------------------------------------ sharing and embedding
+
+/** The options an instructor chose in the share panel. */
+function panelOptions() {
+  const stage = /** @type {HTMLSelectElement} */ (byId("share-stage")).value;
+  return {
+    stage: stage ? Number(stage) : null,
+    hide: [...document.querySelectorAll('input[name="share-hide"]:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value),
+    hideExplanations: /** @type {HTMLInputElement} */ (byId("share-explain")).checked,
+    embed: false,
+  };
 }
 
-function setUpEmbedding() {
-  const snippet = /** @type {HTMLTextAreaElement} */ (byId("embed-snippet"));
-  refreshEmbedSnippet();
+function refreshShare() {
+  const options = panelOptions();
+  /** @type {HTMLInputElement} */ (byId("share-link")).value = linkToCurrent(shareParams(options));
+  const src = linkToCurrent(shareParams({ ...options, embed: true }));
+  /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value = iframeSnippet(src, `Retrieval Workbench: ${store.title}`);
+}
+
+/** Apply the link's sharing options: hidden controls and explanations, embedding. */
+function setUpSharing() {
+  const { options } = sharing;
+  for (const name of options.hide) {
+    const element = /** @type {HTMLFormElement} */ (byId("policy-form")).elements.namedItem(name);
+    /** @type {HTMLElement | null} */ (element instanceof HTMLElement ? element.closest(".control") : null)?.setAttribute("hidden", "");
+  }
+  byId("explanations").hidden = options.hideExplanations;
+  byId("share").addEventListener("change", refreshShare);
+  byId("copy-share-link").addEventListener("click", () =>
+    copyText(/** @type {HTMLInputElement} */ (byId("share-link")).value, byId("share-status"), "Share link copied."),
+  );
   byId("copy-embed").addEventListener("click", () => {
-    snippet.select();
-    copyText(snippet.value, byId("copy-embed-status"), "Embed code copied.");
+    /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).select();
+    copyText(/** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value, byId("share-status"), "Embed code copied.");
   });
+  refreshShare();
   if (!embedded) return;
   document.documentElement.dataset.embed = "1";
   if (window.parent === window) return;
@@ -192,6 +237,116 @@ function setUpEmbedding() {
     last = height;
     window.parent.postMessage({ type: "retrieval-workbench:resize", height }, "*");
   }).observe(document.body);
+}
+
+// ------------------------------------------------------------------ opening a store
+
+/** @param {string} name @param {{path: string, message: string}[]} problems */
+function showStoreProblems(name, problems) {
+  const box = byId("store-problems");
+  box.replaceChildren();
+  box.hidden = problems.length === 0;
+  if (!problems.length) return;
+  const head = document.createElement("p");
+  head.textContent = `${name} was not opened: ${problems.length} problem${problems.length === 1 ? "" : "s"}. The current store stays.`;
+  const list = document.createElement("ul");
+  for (const problem of problems) {
+    const item = document.createElement("li");
+    item.textContent = problem.path ? `${problem.path}: ${problem.message}` : problem.message;
+    list.append(item);
+  }
+  box.append(head, list);
+}
+
+/** @param {File} file */
+async function openStoreFile(file) {
+  const hint = byId("store-hint");
+  showStoreProblems(file.name, []);
+  hint.textContent = `Checking ${file.name}…`;
+  const read = await readStoreFile(file);
+  if (!read.ok) {
+    hint.textContent = "";
+    showStoreProblems(file.name, read.problems);
+    return;
+  }
+  let answer;
+  try {
+    answer = await engine.run(JSON.stringify({ store: read.data, policy: {} }));
+  } catch {
+    hint.textContent = "";
+    showStoreProblems(file.name, [{ path: "", message: "Python is not running, so the file cannot be checked: retry starting it first" }]);
+    return;
+  }
+  if (answer.error) {
+    hint.textContent = "";
+    showStoreProblems(file.name, answer.error.problems.length ? answer.error.problems : [{ path: "", message: answer.error.message }]);
+    return;
+  }
+  const kept = rememberStore(read.text);
+  switchStore(read.data, true);
+  hint.textContent = `Opened ${file.name}: ${read.data.records.length} records, scored over this store's own vocabulary.${kept ? "" : " It is too large to keep across reloads."}`;
+}
+
+/** Make a store the active one: controls, lists and result follow it. */
+function switchStore(/** @type {any} */ next, /** @type {boolean} */ custom) {
+  store = next;
+  fields = policyFields(store, boot.limits);
+  tenantLabels = labelsOf(store);
+  storeText = JSON.stringify(store);
+  pageIndex = 0;
+  predictionMade = false;
+  policy = defaultPolicy(fields);
+  showStore(store, policy, boot.storeLabels);
+  showPredictionChoices(store.records, pageIndex, new Set());
+  writeControls(policy, fields);
+  byId("store-default").hidden = !custom;
+  setPending(true);
+  applyPolicy(policy, performance.now());
+}
+
+function setUpStoreOpening() {
+  const input = /** @type {HTMLInputElement} */ (byId("store-file"));
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    if (file) openStoreFile(file);
+    input.value = "";
+  });
+  byId("store-default").addEventListener("click", () => {
+    forgetStore();
+    switchStore(boot.store, false);
+    byId("store-hint").textContent = "Back to the default store.";
+  });
+  // Dropping a file anywhere opens it; the page never navigates away to show it.
+  document.addEventListener("dragover", (event) => {
+    if (!event.dataTransfer?.types.includes("Files")) return;
+    event.preventDefault();
+    document.documentElement.dataset.dropping = "1";
+  });
+  document.addEventListener("dragleave", () => delete document.documentElement.dataset.dropping);
+  document.addEventListener("drop", (event) => {
+    const file = event.dataTransfer?.files[0];
+    if (!file) return;
+    event.preventDefault();
+    delete document.documentElement.dataset.dropping;
+    openStoreFile(file);
+  });
+  byId("store-default").hidden = !opened;
+  if (opened) {
+    showStore(store, policy, boot.storeLabels);
+    showPredictionChoices(store.records, pageIndex, new Set());
+    setPending(true);
+  }
+}
+
+function setUpPaging() {
+  const turn = (/** @type {number} */ step) => {
+    const pages = Math.ceil(shown.records.length / PAGE_SIZE);
+    pageIndex = Math.min(pages - 1, Math.max(0, pageIndex + step));
+    showResult(shown, { tenantLabels, chosenId, page: pageIndex });
+    showPredictionChoices(store.records, pageIndex, new Set(predicted()));
+  };
+  byId("page-previous").addEventListener("click", () => turn(-1));
+  byId("page-next").addEventListener("click", () => turn(1));
 }
 
 // ------------------------------------------------------------------ prediction
@@ -277,7 +432,7 @@ function addObservation() {
 
 function exportNotes() {
   const when = new Date();
-  const text = exportMarkdown(notebook, { title: boot.store.title, when, link: linkToCurrent(), recovered });
+  const text = exportMarkdown(notebook, { title: store.title, when, link: linkToCurrent(), recovered });
   const stamp = when.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
   download(`retrieval-workbench-notes-${stamp}.md`, text);
   byId("notes-status").textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
@@ -317,7 +472,7 @@ function setUpFullscreen() {
 
 function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */ at) {
   const [guideId, index] = (button.dataset.guideStep ?? "").split(":");
-  const guide = (boot.store.guides ?? []).find((/** @type {any} */ g) => g.id === guideId);
+  const guide = (store.guides ?? []).find((/** @type {any} */ g) => g.id === guideId);
   const step = guide?.steps[Number(index)];
   if (!step) return;
   const next = /** @type {Policy} */ ({ ...defaultPolicy(fields), ...step.policy });
@@ -327,6 +482,7 @@ function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */
   byId("stage-announcer").textContent = `Applied: ${step.title} Look for: ${step.look_for}`;
   if (!samePolicy(next, policy, fields)) applyPolicy(next, at);
   else player.restartForNewResult();
+  guideActive = true;
   byId("experiment").scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
@@ -351,7 +507,7 @@ function onShortcut(/** @type {KeyboardEvent} */ event) {
 function start() {
   writeControls(policy, fields);
   markShown();
-  showNotices(fromLink.notices);
+  showNotices([...fromLink.notices, ...sharing.notices]);
   if (!samePolicy(policy, defaultPolicy(fields), fields)) setPending(true);
   const form = /** @type {HTMLFormElement} */ (byId("policy-form"));
   form.addEventListener("input", onControlsChanged);
@@ -403,7 +559,10 @@ function start() {
   showBaseline();
   showStorageWarning();
   setUpFullscreen();
-  setUpEmbedding();
+  setUpSharing();
+  setUpStoreOpening();
+  setUpPaging();
+  if (sharing.options.stage !== null) player.showStage(sharing.options.stage);
   announceNewVersion(boot.buildId, showOfflineStatus);
   byId("guides").addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("[data-guide-step]");

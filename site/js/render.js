@@ -7,6 +7,9 @@ import { html } from "./html.js";
 /** @typedef {import("./types.js").Result} Result */
 /** @typedef {import("./types.js").RecordResult} RecordResult */
 
+/** Records per page of cards, table rows and chart bars: large stores stay responsive. */
+export const PAGE_SIZE = 50;
+
 /** Outcome labels with a glyph, so colour is never the only signal. */
 export const OUTCOMES = {
   selected: { label: "Selected", glyph: "✓", tone: "good" },
@@ -48,11 +51,11 @@ export function badge(outcome) {
 }
 
 /**
- * @param {Result} result
+ * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {Record<string, string>} tenantLabels
  */
-export function renderCards(result, tenantLabels) {
-  return html`${result.records.map(
+export function renderCards(records, tenantLabels) {
+  return html`${records.map(
     (r) => html`<li class="card" data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}">
   <div class="card-head"><span class="card-id">${r.id}</span>${badge(r.outcome)}</div>
   <p class="card-text">${r.text}</p>
@@ -93,11 +96,11 @@ export function renderDiagram(result) {
 }
 
 /**
- * @param {Result} result
+ * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {string | null} chosenId the record whose score breakdown is open
  */
-export function renderTableRows(result, chosenId) {
-  return html`${result.records.map(
+export function renderTableRows(records, chosenId) {
+  return html`${records.map(
     (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
@@ -165,13 +168,13 @@ ${terms}
 /** @param {number} x */
 const fixed4 = (x) => x.toFixed(4);
 
-/** @param {Result} result */
-export function renderChart(result) {
+/** @param {RecordResult[]} records  the records to chart (a page of a large store) */
+export function renderChart(records) {
   const rowHeight = 22;
   const labelWidth = 44;
   const barWidth = 220;
-  const height = result.records.length * rowHeight + 24;
-  const rows = result.records.map((r, i) => {
+  const height = records.length * rowHeight + 24;
+  const rows = records.map((r, i) => {
     const y = 20 + i * rowHeight;
     return html`<g class="chart-row" data-outcome="${r.outcome}">
   <text x="0" y="${y + 12}" class="chart-label">${r.id}</text>
@@ -229,4 +232,50 @@ export function renderComparison(before, after, diff) {
       )}</tbody></table>`
     : html`<p>No record changed its outcome.</p>`;
   return html`<div class="sides">${side("Baseline", before)}${side("Current", after)}</div>${settings}${outcomes}`;
+}
+
+/**
+ * <option>s for a select; `selected` marks the current value.
+ * @param {{value: string, label: string}[]} options
+ * @param {string} selected
+ */
+export function renderOptions(options, selected) {
+  return html`${options.map((o) => html`<option value="${o.value}"${o.value === selected ? html` selected` : ""}>${o.label}</option>`)}`;
+}
+
+/** @param {string} text @param {number} length */
+function truncate(text, length) {
+  return text.length <= length ? text : `${text.slice(0, length - 1).trimEnd()}…`;
+}
+
+/**
+ * Prediction checkboxes for a page of records.
+ * @param {{id: string, text: string}[]} records
+ * @param {Set<string>} checked
+ */
+export function renderPredictionChoices(records, checked) {
+  return html`${records.map(
+    (r) => html`<label class="predict"><input type="checkbox" name="predict" value="${r.id}"${checked.has(r.id) ? html` checked` : ""}> <span class="card-id">${r.id}</span> <span class="predict-text">${truncate(r.text, 42)}</span></label>`,
+  )}`;
+}
+
+/**
+ * The guided experiments of a store: step lists, each step one click away.
+ * @param {{id: string, title: string, intro?: string, steps: {title: string, look_for: string}[]}[]} guides
+ */
+export function renderGuides(guides) {
+  if (!guides.length) return html`<p class="hint">This store has no guided experiments.</p>`;
+  return html`${guides.map(
+    (g) => html`<article class="guide" data-guide="${g.id}">
+  <h3>${g.title}</h3>
+  ${g.intro ? html`<p>${g.intro}</p>` : ""}
+  <ol>${g.steps.map(
+    (step, i) => html`<li data-step="${i + 1}">
+    <p><strong>${step.title}</strong></p>
+    <button type="button" class="small" data-guide-step="${g.id}:${i}">Apply step ${i + 1}</button>
+    <p class="look-for"><span class="look-label">Look for:</span> ${step.look_for}</p>
+  </li>`,
+  )}</ol>
+</article>`,
+  )}`;
 }

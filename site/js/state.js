@@ -34,8 +34,9 @@ export function policyFields(store, limits) {
   const tenants = store.tenants.map((t) => t.id);
   const d = limits.defaults;
   return [
-    { name: "question", kind: "choice", choices: questions, default: questions.includes(d.question) ? d.question : questions[0] },
-    { name: "tenant", kind: "choice", choices: tenants, default: tenants.includes(d.tenant) ? d.tenant : tenants[0] },
+    // As in the engine: a store's first question and tenant are its defaults.
+    { name: "question", kind: "choice", choices: questions, default: questions[0] },
+    { name: "tenant", kind: "choice", choices: tenants, default: tenants[0] },
     { name: "store", kind: "choice", choices: limits.stores, default: d.store },
     { name: "previous_sessions", kind: "bool", default: d.previous_sessions },
     { name: "max_age_hours", kind: "number", min: 0, max: limits.max_age_hours, default: d.max_age_hours },

@@ -1,7 +1,18 @@
 // The page's DOM: reading and writing the controls, and placing rendered results.
 // Markup comes from render.js; this module only decides where it goes.
 
-import { renderBreakdown, renderCards, renderChart, renderDiagram, renderTableRows, renderTray } from "./render.js";
+import {
+  PAGE_SIZE,
+  renderBreakdown,
+  renderCards,
+  renderChart,
+  renderDiagram,
+  renderGuides,
+  renderOptions,
+  renderPredictionChoices,
+  renderTableRows,
+  renderTray,
+} from "./render.js";
 import { parseValue } from "./state.js";
 
 /** @typedef {import("./types.js").Result} Result */
@@ -72,22 +83,62 @@ function setFieldError(name, message) {
 }
 
 /**
- * Place a result in every view, keeping keyboard focus on the same record.
+ * Place a result in every view, keeping keyboard focus on the same record. Cards,
+ * rows and chart show one page of records, so a store of thousands stays responsive.
  * @param {Result} result
- * @param {{tenantLabels: Record<string, string>, chosenId: string}} context
+ * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context
  */
 export function showResult(result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
-  byId("cards").innerHTML = String(renderCards(result, context.tenantLabels));
+  const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
+  byId("cards").innerHTML = String(renderCards(records, context.tenantLabels));
   byId("diagram").innerHTML = String(renderDiagram(result));
-  byId("records-body").innerHTML = String(renderTableRows(result, context.chosenId));
+  byId("records-body").innerHTML = String(renderTableRows(records, context.chosenId));
   byId("tray-body").innerHTML = String(renderTray(result, context.tenantLabels));
-  byId("chart").innerHTML = String(renderChart(result));
+  byId("chart").innerHTML = String(renderChart(records));
+  showPager(result.records.length, context.page);
   byId("score-breakdown").innerHTML = String(renderBreakdown(result, context.chosenId));
   byId("question-text").textContent = result.question.text;
   if (focusedRecord) {
     /** @type {HTMLElement | null} */ (document.querySelector(`[data-choose="${CSS.escape(focusedRecord)}"]`))?.focus();
   }
+}
+
+/** @param {number} total @param {number} page */
+function showPager(total, page) {
+  const pager = byId("pager");
+  pager.hidden = total <= PAGE_SIZE;
+  const first = page * PAGE_SIZE + 1;
+  const last = Math.min(total, (page + 1) * PAGE_SIZE);
+  byId("pager-status").textContent = `Records ${first}–${last} of ${total}`;
+  /** @type {HTMLButtonElement} */ (byId("page-previous")).disabled = page === 0;
+  /** @type {HTMLButtonElement} */ (byId("page-next")).disabled = last >= total;
+  byId("cards-count").textContent = String(total);
+}
+
+/**
+ * Rebuild everything that depends on the store itself: question and tenant choices,
+ * prediction boxes and guided experiments.
+ * @param {any} store
+ * @param {import("./types.js").Policy} policy
+ * @param {string[][]} storeLabels
+ */
+export function showStore(store, policy, storeLabels) {
+  byId("f-question").innerHTML = String(renderOptions(store.questions.map((/** @type {any} */ q) => ({ value: q.id, label: q.text })), policy.question));
+  byId("f-tenant").innerHTML = String(renderOptions(store.tenants.map((/** @type {any} */ t) => ({ value: t.id, label: t.label })), policy.tenant));
+  byId("f-store").innerHTML = String(renderOptions(storeLabels.map(([value, label]) => ({ value, label })), policy.store));
+  byId("guide-list").innerHTML = String(renderGuides(store.guides ?? []));
+  byId("store-title").textContent = store.title;
+}
+
+/**
+ * Prediction boxes for the records on the current page, keeping what was marked.
+ * @param {{id: string, text: string}[]} records
+ * @param {number} page
+ * @param {Set<string>} checked
+ */
+export function showPredictionChoices(records, page, checked) {
+  byId("prediction-grid").innerHTML = String(renderPredictionChoices(records.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), checked));
 }
 
 /** Choose the record whose score is explained, without re-rendering the rest. */

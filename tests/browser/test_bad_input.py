@@ -27,7 +27,7 @@ def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
     expect(page.locator("#engine-status")).to_contain_text("the engine wheel failed to load (HTTP 404)")
     assert tray_on_page(page) == ["M10", "M5"]
-    page.get_by_label("Context word budget").fill("9")  # typed while broken: kept, applied after Retry
+    page.get_by_label("Context word budget", exact=True).fill("9")  # typed while broken: kept, applied after Retry
     broken["on"] = False
     page.get_by_role("button", name="Retry").click()
     wait_ready(page)
@@ -59,8 +59,8 @@ def test_silently_closed_worker_is_replaced(page: Page, site_url: str) -> None:
     page.goto(site_url)
     wait_ready(page)
     crash_worker(page, "() => { self.close(); }")
-    page.get_by_label("Context word budget").fill("9")
-    page.get_by_label("Question").select_option("timeout-incident")
+    page.get_by_label("Context word budget", exact=True).fill("9")
+    page.get_by_label("Question", exact=True).select_option("timeout-incident")
     expect(page.locator("#experiment")).to_have_attribute(
         "data-shown-policy", re.compile("question=timeout-incident.*budget_words=9"), timeout=READY_TIMEOUT_MS
     )

@@ -44,7 +44,7 @@ def test_page_opens_on_the_final_stage(timed_page: Page) -> None:
 def test_input_change_plays_four_stages_over_thirty_seconds(timed_page: Page) -> None:
     """At 1×, stages change at 10, 20 and 30 s; the tray is shown only at stage 4."""
     page = timed_page
-    page.get_by_label("Context word budget").fill("9")
+    page.get_by_label("Context word budget", exact=True).fill("9")
     stage_is(page, 1)
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
     expect(page.locator("#tray-body")).to_be_hidden()
@@ -66,7 +66,7 @@ def test_input_change_plays_four_stages_over_thirty_seconds(timed_page: Page) ->
 def test_pause_settles_time_and_speed_change_keeps_the_old_pace(timed_page: Page) -> None:
     """Pause freezes elapsed time; a speed change settles time already played at the old pace."""
     page = timed_page
-    page.get_by_label("Context word budget").fill("12")
+    page.get_by_label("Context word budget", exact=True).fill("12")
     page.clock.run_for(4_000)
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#clock")).to_have_text("4.0 s of 30 s")
@@ -74,12 +74,12 @@ def test_pause_settles_time_and_speed_change_keeps_the_old_pace(timed_page: Page
     expect(page.locator("#clock")).to_have_text("4.0 s of 30 s")
     page.get_by_role("button", name="Play", exact=True).click()
     page.clock.run_for(2_000)
-    page.get_by_label("Speed").select_option("2")
+    page.get_by_label("Speed", exact=True).select_option("2")
     page.clock.run_for(2_000)  # 6 s at 1×, then 4 s at 2×
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#clock")).to_have_text("10.0 s of 30 s")
     stage_is(page, 2)
-    page.get_by_label("Speed").select_option("0.25")
+    page.get_by_label("Speed", exact=True).select_option("0.25")
     page.get_by_role("button", name="Play", exact=True).click()
     page.clock.run_for(8_000)
     page.get_by_role("button", name="Pause").click()
@@ -89,8 +89,8 @@ def test_pause_settles_time_and_speed_change_keeps_the_old_pace(timed_page: Page
 def test_next_stage_and_restart(timed_page: Page) -> None:
     """Next stage pauses on the next 10-second boundary; Restart clears to 0 s, keeps speed and settings."""
     page = timed_page
-    page.get_by_label("Speed").select_option("2")
-    page.get_by_label("Context word budget").fill("9")
+    page.get_by_label("Speed", exact=True).select_option("2")
+    page.get_by_label("Context word budget", exact=True).fill("9")
     page.clock.run_for(1_500)  # 3 inspection seconds at 2×
     page.get_by_role("button", name="Next stage").click()
     expect(page.locator("#clock")).to_have_text("10.0 s of 30 s")
@@ -101,8 +101,8 @@ def test_next_stage_and_restart(timed_page: Page) -> None:
     page.get_by_role("button", name="Restart inspection").click()
     expect(page.locator("#clock")).to_have_text("0.0 s of 30 s")
     stage_is(page, 1)
-    expect(page.get_by_label("Speed")).to_have_value("2")
-    expect(page.get_by_label("Context word budget")).to_have_value("9")
+    expect(page.get_by_label("Speed", exact=True)).to_have_value("2")
+    expect(page.get_by_label("Context word budget", exact=True)).to_have_value("9")
 
 
 def test_timeline_jumps_to_a_stage(timed_page: Page) -> None:
@@ -118,7 +118,7 @@ def test_timeline_jumps_to_a_stage(timed_page: Page) -> None:
 def test_hidden_tab_pauses(timed_page: Page) -> None:
     """When the tab is hidden, playback pauses and time stops."""
     page = timed_page
-    page.get_by_label("Context word budget").fill("9")
+    page.get_by_label("Context word budget", exact=True).fill("9")
     page.clock.run_for(3_000)
     page.evaluate(
         """() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
@@ -155,7 +155,7 @@ def test_reduced_motion_input_change_shows_the_result_at_once(browser: Browser, 
     page = context.new_page()
     page.goto(site_url)
     wait_ready(page)
-    page.get_by_label("Context word budget").fill("9")
+    page.get_by_label("Context word budget", exact=True).fill("9")
     expect(page.locator(STAGE)).to_have_attribute("data-stage", "4")
     expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
     context.close()
@@ -178,7 +178,7 @@ def test_prediction_is_checked_at_stage_four(timed_page: Page) -> None:
     expect(page.get_by_role("checkbox", name=re.compile(r"^M5 "))).to_be_disabled()
     # An empty-tray prediction for budget 8 holds exactly.
     page.get_by_role("button", name="Clear prediction").click()
-    page.get_by_label("Context word budget").fill("8")
+    page.get_by_label("Context word budget", exact=True).fill("8")
     page.get_by_role("checkbox", name=re.compile(r"^M1 ")).check()
     page.get_by_role("checkbox", name=re.compile(r"^M1 ")).uncheck()
     page.clock.run_for(30_100)
@@ -307,5 +307,5 @@ def test_guided_experiments_apply_their_steps(timed_page: Page) -> None:
             expect(page.locator(f'[data-guide="{guide}"] li[data-step="{index + 1}"]')).to_have_attribute(
                 "aria-current", "step"
             )
-    expect(page.get_by_label("Active tenant")).to_have_value("team-b")
+    expect(page.get_by_label("Active tenant", exact=True)).to_have_value("team-b")
     expect(page.locator(".coverage")).to_contain_text("1 of 1")

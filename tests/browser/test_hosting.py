@@ -146,8 +146,8 @@ def test_embedded_from_another_origin(context: BrowserContext, site_url: str, tm
         frame = frame_ready(page)
         expect(frame.locator("html")).to_have_attribute("data-embed", "1")
         expect(frame.locator(".page-header")).to_be_hidden()
-        frame.get_by_label("Question").select_option("timeout-incident")
-        frame.get_by_label("Context word budget").fill("9")
+        frame.get_by_label("Question", exact=True).select_option("timeout-incident")
+        frame.get_by_label("Context word budget", exact=True).fill("9")
         expect(frame.locator("#experiment")).to_have_attribute(
             "data-shown-policy",
             "question=timeout-incident&tenant=team-a&store=working&previous_sessions=false"

@@ -44,15 +44,15 @@ def query_of(policy: dict[str, Any]) -> str:
 def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     """Set every control through its accessible name, then wait for that result."""
     policy = full_policy(partial)
-    page.get_by_label("Question").select_option(policy["question"])
-    page.get_by_label("Active tenant").select_option(policy["tenant"])
-    page.get_by_label("Memory store").select_option(policy["store"])
-    page.get_by_label("Include previous sessions").set_checked(policy["previous_sessions"])
-    page.get_by_label("Maximum age").fill(js_text(policy["max_age_hours"]))
-    page.get_by_label("Keep latest fact per key").set_checked(policy["latest_per_key"])
-    page.get_by_label("Recency weight").fill(js_text(policy["recency_weight"]))
-    page.get_by_label("Context word budget").fill(js_text(policy["budget_words"]))
-    page.get_by_label("Maximum retrieved records").fill(js_text(policy["max_records"]))
+    page.get_by_label("Question", exact=True).select_option(policy["question"])
+    page.get_by_label("Active tenant", exact=True).select_option(policy["tenant"])
+    page.get_by_label("Memory store", exact=True).select_option(policy["store"])
+    page.get_by_label("Include previous sessions", exact=True).set_checked(policy["previous_sessions"])
+    page.get_by_label("Maximum age", exact=True).fill(js_text(policy["max_age_hours"]))
+    page.get_by_label("Keep latest fact per key", exact=True).set_checked(policy["latest_per_key"])
+    page.get_by_label("Recency weight", exact=True).fill(js_text(policy["recency_weight"]))
+    page.get_by_label("Context word budget", exact=True).fill(js_text(policy["budget_words"]))
+    page.get_by_label("Maximum retrieved records", exact=True).fill(js_text(policy["max_records"]))
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
     return policy
 
@@ -203,17 +203,17 @@ def test_url_round_trips_the_policy(page: Page, site_url: str) -> None:
     )
     page.goto(f"{site_url}?{query_of(policy)}")
     wait_ready(page)
-    expect(page.get_by_label("Question")).to_have_value("timeout-incident")
-    expect(page.get_by_label("Context word budget")).to_have_value("9")
-    expect(page.get_by_label("Include previous sessions")).to_be_checked()
+    expect(page.get_by_label("Question", exact=True)).to_have_value("timeout-incident")
+    expect(page.get_by_label("Context word budget", exact=True)).to_have_value("9")
+    expect(page.get_by_label("Include previous sessions", exact=True)).to_be_checked()
     assert_page_matches_cpython(page, policy)
     page.evaluate("window.__sameDocument = true")
-    page.get_by_label("Context word budget").fill("30")
+    page.get_by_label("Context word budget", exact=True).fill("30")
     expect(page).to_have_url(re.compile(r"budget_words=30"))
     assert page.evaluate("window.__sameDocument") is True  # no reload happened
     page.reload()
     wait_ready(page)
-    expect(page.get_by_label("Context word budget")).to_have_value("30")
+    expect(page.get_by_label("Context word budget", exact=True)).to_have_value("30")
     assert_page_matches_cpython(page, {**policy, "budget_words": 30})
 
 
@@ -245,7 +245,7 @@ def test_bad_url_value_falls_back_with_a_notice(page: Page, site_url: str, query
 def test_typed_out_of_range_value_is_kept_and_explained(ready_page: Page) -> None:
     """Typing 900 words shows the rule beside the box, keeps the text, and keeps the last result."""
     page = ready_page
-    budget = page.get_by_label("Context word budget")
+    budget = page.get_by_label("Context word budget", exact=True)
     budget.fill("900")
     expect(page.locator("#f-budget-error")).to_have_text("Context word budget must be a whole number from 0 to 500.")
     expect(budget).to_have_value("900")

@@ -1,0 +1,56 @@
+// Opening an instructor's store file in the page: read locally (nothing is
+// uploaded), parsed here, validated by the engine itself, kept for this tab.
+
+const SESSION_KEY = "retrieval-workbench:store";
+const MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Read and parse a store file. Structural validation is the engine's job; this only
+ * turns unreadable files into problems with a path, like the engine's.
+ * @param {File} file
+ * @returns {Promise<{ok: true, data: any, text: string} | {ok: false, problems: {path: string, message: string}[]}>}
+ */
+export async function readStoreFile(file) {
+  if (file.size > MAX_BYTES) {
+    return { ok: false, problems: [{ path: file.name, message: `is ${(file.size / 1e6).toFixed(1)} MB; a store file may be at most 20 MB` }] };
+  }
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    return { ok: false, problems: [{ path: file.name, message: `could not be read (${error instanceof Error ? error.message : error})` }] };
+  }
+  try {
+    return { ok: true, data: JSON.parse(text), text };
+  } catch (error) {
+    return { ok: false, problems: [{ path: file.name, message: `is not valid JSON (${error instanceof Error ? error.message : error})` }] };
+  }
+}
+
+/** Keep an opened store for this tab, so a reload keeps it; false if it did not fit. */
+export function rememberStore(/** @type {string} */ text) {
+  try {
+    sessionStorage.setItem(SESSION_KEY, text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** @returns {any | null} the store opened earlier in this tab */
+export function rememberedStore() {
+  try {
+    const text = sessionStorage.getItem(SESSION_KEY);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function forgetStore() {
+  try {
+    sessionStorage.removeItem(SESSION_KEY);
+  } catch {
+    // nothing was kept
+  }
+}

@@ -1,0 +1,330 @@
+"""Instructors' tools: opening a store in the page, course sites, share links, scale, SCORM."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import build
+import engine
+from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, rows_on_page, tray_on_page, wait_ready
+from tests.conftest import FIXTURES, load_json
+
+SUPPORT = FIXTURES / "support-store.json"
+
+
+def open_store(page: Page, name: str, data: Any) -> None:
+    text = data if isinstance(data, str) else json.dumps(data)
+    page.locator("#store-file").set_input_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": text.encode()}]
+    )
+
+
+def assert_matches_engine(page: Page, store: Any, policy: dict[str, Any]) -> None:
+    expected = engine.run({"store": store, "policy": policy})
+    rows = rows_on_page(page)
+    shown = expected["records"][: len(rows)]
+    assert [(r["id"], r["outcome"]) for r in rows] == [(r["id"], r["outcome"]) for r in shown]
+    assert tray_on_page(page) == expected["selected"]
+
+
+def test_open_a_store_file_and_return_to_the_default(page: Page, site_url: str) -> None:
+    """A valid store replaces the default for this tab (controls, table, guides); one click goes back."""
+    page.goto(site_url)
+    wait_ready(page)
+    support = load_json(SUPPORT)
+    open_store(page, "support-store.json", support)
+    expect(page.locator("#store-title")).to_have_text(support["title"])
+    expect(page.locator("#records-body tr")).to_have_count(len(support["records"]))
+    expect(page.get_by_label("Question", exact=True).locator("option")).to_have_count(len(support["questions"]))
+    expect(page.get_by_label("Active tenant", exact=True)).to_have_value(support["tenants"][0]["id"])
+    expect(page.locator("[data-guide]")).to_have_count(len(support["guides"]))
+    assert_matches_engine(page, support, {})
+    page.reload()  # kept for this tab
+    wait_ready(page)
+    expect(page.locator("#store-title")).to_have_text(support["title"])
+    assert_matches_engine(page, support, {})
+    page.get_by_role("button", name="Back to the default store").click()
+    expect(page.locator("#records-body tr")).to_have_count(10)
+    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+    assert_matches_engine(page, load_json(FIXTURES / "store.json"), {})
+
+
+def test_drop_a_store_file_on_the_page(page: Page, site_url: str) -> None:
+    """Dropping a store file anywhere on the page opens it."""
+    page.goto(site_url)
+    wait_ready(page)
+    text = SUPPORT.read_text()
+    page.evaluate(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], 'support-store.json', {type: 'application/json'}));
+          document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+        }""",
+        text,
+    )
+    expect(page.locator("#store-title")).to_have_text(json.loads(text)["title"])
+
+
+def malformed_stores() -> list[tuple[str, Any, str]]:
+    good = load_json(FIXTURES / "store.json")
+
+    def changed(change: Any) -> Any:
+        store = json.loads(json.dumps(good))
+        change(store)
+        return store
+
+    return [
+        ("not json", "{oops", "store.json: is not valid JSON"),
+        ("missing field", changed(lambda s: s["records"][2].pop("session")), "records[2].session: is missing"),
+        (
+            "unknown store",
+            changed(lambda s: s["records"][3].update(store="semntic")),
+            'records[3].store: "semntic" is not one of',
+        ),
+        ("unknown session", changed(lambda s: s["records"][0].update(session="later")), "records[0].session"),
+        ("unknown tenant", changed(lambda s: s["records"][1].update(tenant="team-z")), "records[1].tenant"),
+        (
+            "duplicate id",
+            changed(lambda s: s["records"][4].update(id="M1")),
+            'records[4].id: "M1" is used by another record',
+        ),
+        (
+            "negative age",
+            changed(lambda s: s["records"][5].update(age_hours=-3)),
+            "records[5].age_hours: must not be negative",
+        ),
+        (
+            "non-numeric age",
+            changed(lambda s: s["records"][5].update(age_hours="old")),
+            "records[5].age_hours: must be a number",
+        ),
+        (
+            "bad supporting id",
+            changed(lambda s: s["questions"][0]["supporting"].update({"team-a": ["M99"]})),
+            "is not a record id",
+        ),
+        ("empty text", changed(lambda s: s["records"][6].update(text=" ")), "records[6].text: must not be empty"),
+        ("not an object", [1, 2], "store: must be a JSON object"),
+    ]
+
+
+def test_malformed_store_files_are_refused_with_every_problem(page: Page, site_url: str) -> None:
+    """Each way the engine rejects a store shows its path in the page; the current store stays."""
+    page.goto(site_url)
+    wait_ready(page)
+    for label, data, message in malformed_stores():
+        open_store(page, "store.json", data)
+        problems = page.locator("#store-problems")
+        expect(problems).to_contain_text(message)
+        expect(problems).to_contain_text("The current store stays")
+        expect(page.locator("#records-body tr")).to_have_count(10), label
+    two = load_json(FIXTURES / "store.json")
+    two["records"][0]["store"] = "x"
+    two["records"][9]["age_hours"] = None
+    open_store(page, "two.json", two)
+    expect(page.locator("#store-problems li")).to_have_count(2)
+    assert_matches_engine(page, load_json(FIXTURES / "store.json"), {})
+
+
+def test_share_panel_builds_links_that_hide_controls_and_open_at_a_stage(page: Page, site_url: str) -> None:
+    """The share link carries stage, hidden controls and hidden explanations; the page applies them."""
+    page.goto(site_url)
+    wait_ready(page)
+    page.locator("#share summary").click()
+    page.get_by_label("Open at").select_option("2")
+    page.get_by_label("Hide Question", exact=True).check()
+    page.get_by_label("Hide Memory store", exact=True).check()
+    page.get_by_label("Hide the explanations").check()
+    link = page.locator("#share-link").input_value()
+    assert re.search(r"stage=2&hide=question%2Cstore&explain=0$", link), link
+    snippet = page.locator("#embed-snippet").input_value()
+    assert snippet.startswith('<iframe src="') and 'allow="fullscreen' in snippet and "embed=1" in snippet
+    assert 'title="Retrieval Workbench: ' in snippet
+    page.goto(link)
+    wait_ready(page)
+    expect(page.get_by_label("Question", exact=True)).to_be_hidden()
+    expect(page.get_by_label("Memory store", exact=True)).to_be_hidden()
+    expect(page.get_by_label("Context word budget", exact=True)).to_be_visible()
+    expect(page.locator("#explanations")).to_be_hidden()
+    expect(page.locator("#experiment")).to_have_attribute("data-stage", "2")
+    page.get_by_label("Context word budget", exact=True).fill("9")
+    expect(page).to_have_url(re.compile(r"budget_words=9.*hide=question%2Cstore"))  # the options stay
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [("stage=5", "stage"), ("hide=budget", "budget"), ("explain=no", "explain"), ("embed=yes", "embed")],
+)
+def test_bad_share_parameters_are_named(page: Page, site_url: str, query: str, named: str) -> None:
+    """Share parameters are validated like policy fields: a notice names the bad one."""
+    page.goto(f"{site_url}?{query}")
+    wait_ready(page)
+    expect(page.locator("#notices")).to_contain_text(named)
+
+
+@pytest.fixture(scope="module")
+def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A course site built around the support store with `build.py --store`."""
+    out = tmp_path_factory.mktemp("support") / "dist"
+    build.build(out=out, store_path=SUPPORT, quiet=True)
+    server = StaticServer(out)
+    yield server.url
+    server.close()
+
+
+def test_course_site_for_another_store_walks_its_guides(page: Page, support_site: str) -> None:
+    """`build.py --store` prerenders the support store; each guide step gives the engine's tray."""
+    support = load_json(SUPPORT)
+    start = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
+    page.clock.install(time=start)
+    page.goto(support_site)
+    expect(page.locator("#records-body tr")).to_have_count(len(support["records"]))  # prerendered
+    wait_ready(page)
+    page.clock.pause_at(start + datetime.timedelta(hours=1))
+    for guide in support["guides"]:
+        for index, step in enumerate(guide["steps"]):
+            page.locator(f'[data-guide-step="{guide["id"]}:{index}"]').click()
+            page.clock.run_for(30_100)
+            expect(page.locator("#experiment")).to_have_attribute("data-stage", "4")
+            assert_matches_engine(page, support, step["policy"])
+
+
+def test_build_refuses_an_invalid_store(tmp_path: Path) -> None:
+    """`build.py --store` with a malformed file exits 2 and prints the engine's messages."""
+    bad = load_json(SUPPORT)
+    bad["records"][0]["store"] = "semntic"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    assert build.main(["--store", str(tmp_path / "bad.json"), "--out", str(tmp_path / "out")]) == 2
+
+
+def big_store(size: int) -> dict[str, Any]:
+    rng = random.Random(1000)
+    words = [
+        "deployment",
+        "region",
+        "timeout",
+        "checkout",
+        "incident",
+        "rollback",
+        "release",
+        "payment",
+        "alert",
+        "queue",
+        "cache",
+        "latency",
+        "database",
+        "pool",
+        "ticket",
+        "review",
+        "tenant",
+        "budget",
+        "context",
+    ]
+    store = load_json(FIXTURES / "store.json")
+    store.pop("guides")
+    store["records"] = [
+        {
+            "id": f"R{i}",
+            "tenant": rng.choice(["team-a", "team-b"]),
+            "store": rng.choice(["semantic", "episodic", "procedural", "working"]),
+            "session": rng.choice(["current", "previous"]),
+            "age_hours": rng.randint(0, 300),
+            "key": None,
+            "text": " ".join(rng.choices(words, k=rng.randint(12, 28))),
+        }
+        for i in range(size)
+    ]
+    for question in store["questions"]:
+        question["supporting"] = {"team-a": ["R0"] if store["records"][0]["tenant"] == "team-a" else [], "team-b": []}
+    return store
+
+
+def test_a_thousand_record_store_is_paged(page: Page, site_url: str) -> None:
+    """1,000 records: table and cards show 50 at a time, pages turn, and results match the engine."""
+    page.goto(site_url)
+    wait_ready(page)
+    store = big_store(1000)
+    open_store(page, "big.json", store)
+    expect(page.locator("#pager-status")).to_have_text("Records 1–50 of 1000")
+    expect(page.locator("#records-body tr")).to_have_count(50)
+    expect(page.locator("#cards li")).to_have_count(50)
+    assert_matches_engine(page, store, {})
+    page.get_by_role("button", name="Next records").click()
+    expect(page.locator("#pager-status")).to_have_text("Records 51–100 of 1000")
+    expect(page.locator("#records-body tr").first).to_have_attribute("data-record-id", "R50")
+    page.get_by_label("Memory store", exact=True).select_option("all")
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", re.compile("store=all"))
+    expected = engine.run({"store": store, "policy": {"store": "all"}})
+    assert tray_on_page(page) == expected["selected"]
+
+
+RECORDING_LMS = """<!doctype html><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
+<script>
+window.calls = [];
+const data = {"cmi.core.lesson_status": "not attempted"};
+window.API = {
+  LMSInitialize: (a) => { calls.push(["LMSInitialize"]); return "true"; },
+  LMSGetValue: (k) => { calls.push(["LMSGetValue", k]); return data[k] ?? ""; },
+  LMSSetValue: (k, v) => { calls.push(["LMSSetValue", k, v]); data[k] = v; return "true"; },
+  LMSCommit: () => { calls.push(["LMSCommit"]); return "true"; },
+  LMSFinish: () => { calls.push(["LMSFinish"]); return "true"; },
+  LMSGetLastError: () => "0", LMSGetErrorString: () => "", LMSGetDiagnostic: () => "",
+};
+</script>
+<iframe id="sco" src="index.html" title="Activity" width="1000" height="800"></iframe>"""
+
+
+def test_scorm_package_lists_every_file_and_reports_to_the_lms(browser: Browser, tmp_path: Path) -> None:
+    """--scorm writes a manifest naming every file; in an LMS frame the page reports incomplete, then completed."""
+    out = tmp_path / "dist"
+    build.build(out=out, scorm=True, quiet=True)
+    package = build.scorm_package_path(out)
+    with zipfile.ZipFile(package) as archive:
+        names = set(archive.namelist())
+        manifest = ElementTree.fromstring(archive.read("imsmanifest.xml"))
+        archive.extractall(tmp_path / "lms")
+    ns = {"cp": "http://www.imsproject.org/xsd/imscp_rootv1p1p2"}
+    listed = {f.attrib["href"] for f in manifest.iterfind(".//cp:file", ns)}
+    assert listed == names - {"imsmanifest.xml"}
+    assert listed == {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert manifest.find(".//cp:schemaversion", ns).text == "1.2"  # type: ignore[union-attr]
+    (tmp_path / "lms" / "lms.html").write_text(RECORDING_LMS)
+    server = StaticServer(tmp_path / "lms")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.url + "lms.html")
+        frame = page.frame_locator("#sco")
+        expect(frame.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+        calls = page.evaluate("() => window.calls")
+        assert ["LMSSetValue", "cmi.core.lesson_status", "incomplete"] in calls
+        assert ["LMSSetValue", "cmi.core.lesson_status", "completed"] not in calls
+        frame.locator('[data-guide-step="current-vs-historical:0"]').click()
+        for _ in range(3):
+            frame.get_by_role("button", name="Next stage").click()
+        expect(frame.locator("#experiment")).to_have_attribute("data-stage", "4")
+        page.wait_for_function("() => window.calls.some(c => c[0] === 'LMSSetValue' && c[2] === 'completed')")
+    finally:
+        context.close()
+        server.close()
+
+
+def test_page_without_an_lms_behaves_as_usual(page: Page, site_url: str) -> None:
+    """No SCORM API anywhere: nothing is reported and the guides work as always."""
+    page.goto(site_url)
+    wait_ready(page)
+    page.locator('[data-guide-step="current-vs-historical:0"]').click()
+    for _ in range(3):
+        page.get_by_role("button", name="Next stage").click()
+    assert tray_on_page(page) == ["M5"]

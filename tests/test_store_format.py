@@ -1,0 +1,290 @@
+"""The store format: fixtures/store.schema.json, the example stores, the README's examples, golden-support cases."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import engine
+from tests.conftest import FIXTURES, load_json
+
+SCHEMA_PATH = FIXTURES / "store.schema.json"
+README_PATH = FIXTURES / "README.md"
+STORE_FILES = [FIXTURES / "store.json", FIXTURES / "support-store.json"]
+GOLDEN_SUPPORT_FILES = sorted((FIXTURES / "golden-support").glob("*.json"))
+
+
+def readme_json_blocks() -> list[str]:
+    return re.findall(r"^```json\n(.*?)^```$", README_PATH.read_text(encoding="utf-8"), flags=re.S | re.M)
+
+
+def readme_example() -> Any:
+    """The README's complete example store: its first ```json block."""
+    return json.loads(readme_json_blocks()[0])
+
+
+@pytest.fixture(scope="module")
+def validator() -> Draft202012Validator:
+    schema = load_json(SCHEMA_PATH)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_errors(validator: Draft202012Validator, data: Any) -> list[str]:
+    return [f"{error.json_path}: {error.message}" for error in validator.iter_errors(data)]
+
+
+def test_schema_is_a_valid_draft_2020_12_schema() -> None:
+    """store.schema.json is itself a valid draft 2020-12 schema and declares that draft."""
+    schema = load_json(SCHEMA_PATH)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+
+
+def test_every_schema_property_has_a_description() -> None:
+    """Every property and definition in the schema carries a description, for editor help."""
+    missing: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for name, child in node.get("properties", {}).items():
+                if "description" not in child:
+                    missing.append(f"{path}.properties.{name}")
+            for name, child in node.get("$defs", {}).items():
+                if "description" not in child:
+                    missing.append(f"{path}.$defs.{name}")
+            for key, child in node.items():
+                walk(child, f"{path}.{key}")
+
+    walk(load_json(SCHEMA_PATH), "$")
+    assert not missing
+
+
+@pytest.mark.parametrize(
+    "name, load",
+    [
+        ("readme-example", readme_example),
+        *[(path.name, lambda path=path: load_json(path)) for path in STORE_FILES],
+    ],
+)
+def test_store_is_valid_for_schema_and_engine(
+    name: str, load: Callable[[], Any], validator: Draft202012Validator
+) -> None:
+    """The README example and both fixture stores pass the schema and engine.parse_store alike."""
+    data = load()
+    assert schema_errors(validator, data) == []
+    engine.parse_store(data)
+
+
+def test_readme_example_defaults_and_guide_steps_hold() -> None:
+    """The README example's stated results are what the engine computes."""
+    store = readme_example()
+    default = engine.run({"store": store})
+    assert (default["selected"], default["coverage"]["found"]) == (["R4"], 0)
+    first, second = (engine.run({"store": store, "policy": s["policy"]}) for s in store["guides"][0]["steps"])
+    assert first["selected"] == ["R2"]
+    assert {r["id"]: r["outcome"] for r in first["records"]}["R1"] == "superseded"
+    assert (first["coverage"]["found"], first["coverage"]["total"]) == (1, 1)
+    assert second["selected"] == ["R1", "R2"]
+
+
+def test_readme_golden_example_holds_on_readme_store() -> None:
+    """The golden-case example in the README is true of the README's example store."""
+    (block,) = [b for b in readme_json_blocks() if '"expected"' in b]
+    check_golden(json.loads(block), readme_example())
+
+
+def first_record(data: dict[str, Any]) -> dict[str, Any]:
+    record: dict[str, Any] = data["records"][0]
+    return record
+
+
+def set_field(value: Any, field: str = "store") -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        first_record(data)[field] = value
+
+    return change
+
+
+def drop_field(field: str) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        del first_record(data)[field]
+
+    return change
+
+
+def add_top_level(data: dict[str, Any]) -> None:
+    data["owner"] = "someone"
+
+
+def add_record_field(data: dict[str, Any]) -> None:
+    first_record(data)["priority"] = 1
+
+
+def empty_records(data: dict[str, Any]) -> None:
+    data["records"] = []
+
+
+def bad_guide_budget(data: dict[str, Any]) -> None:
+    data["guides"][0]["steps"][0]["policy"]["budget_words"] = 501
+
+
+def bad_guide_store(data: dict[str, Any]) -> None:
+    data["guides"][0]["steps"][0]["policy"]["store"] = "long-term"
+
+
+# Each malformed variant of the support store, and the path the engine names for it.
+MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("unknown-store", set_field("long-term"), "records[0].store"),
+    ("negative-age", set_field(-1, "age_hours"), "records[0].age_hours"),
+    ("empty-text", set_field("   ", "text"), "records[0].text"),
+    ("empty-key", set_field("", "key"), "records[0].key"),
+    ("missing-key", drop_field("key"), "records[0].key"),
+    ("missing-session", drop_field("session"), "records[0].session"),
+    ("extra-record-field", add_record_field, "records[0].priority"),
+    ("extra-top-level-field", add_top_level, "store.owner"),
+    ("no-records", empty_records, "records"),
+    ("guide-budget-out-of-range", bad_guide_budget, "guides[0].steps[0].policy.budget_words"),
+    ("guide-unknown-store", bad_guide_store, "guides[0].steps[0].policy.store"),
+]
+
+
+@pytest.mark.parametrize("name, change, engine_path", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_store_is_rejected_by_schema_and_engine(
+    name: str, change: Callable[[dict[str, Any]], None], engine_path: str, validator: Draft202012Validator
+) -> None:
+    """A malformed store fails the schema, and the engine refuses it naming the bad value's path."""
+    data = copy.deepcopy(load_json(FIXTURES / "support-store.json"))
+    change(data)
+    assert schema_errors(validator, data), "the schema accepted it"
+    with pytest.raises(engine.InputError) as caught:
+        engine.parse_store(data)
+    assert caught.value.name == "InvalidStore"
+    assert engine_path in [path for path, _ in caught.value.problems]
+    result = engine.run({"store": data})
+    assert result["error"]["name"] == "InvalidStore"
+    assert engine_path in [problem["path"] for problem in result["error"]["problems"]]
+
+
+def test_cross_field_rules_pass_the_schema_but_not_the_engine(validator: Draft202012Validator) -> None:
+    """Duplicate ids and unknown supporting ids pass the schema; only the engine catches them."""
+    data = copy.deepcopy(load_json(FIXTURES / "support-store.json"))
+    data["records"][1]["id"] = data["records"][0]["id"]
+    data["questions"][0]["supporting"]["harbor-coffee"] = ["S99"]
+    assert schema_errors(validator, data) == []
+    with pytest.raises(engine.InputError) as caught:
+        engine.parse_store(data)
+    paths = [path for path, _ in caught.value.problems]
+    assert "records[1].id" in paths
+    assert "questions[0].supporting.harbor-coffee[0]" in paths
+
+
+def test_dollar_schema_key_is_accepted_by_schema_and_engine(validator: Draft202012Validator) -> None:
+    """A "$schema" key pointing editors at the schema is allowed by both the schema and the engine."""
+    data = load_json(FIXTURES / "support-store.json")
+    data = {"$schema": "./store.schema.json", **data}
+    assert schema_errors(validator, data) == []
+    engine.parse_store(data)
+
+
+def check_golden(case: dict[str, Any], store: Any) -> None:
+    """The same check as tests/test_engine_policies.py::test_golden_case."""
+    assert case["description"].strip()
+    assert "\n" not in case["description"]
+    result = engine.run({"store": store, "policy": case["policy"]})
+    expected = case["expected"]
+    assert result["selected"] == expected["selected"]
+    assert result["words_used"] == expected["words_used"]
+    assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
+    coverage = result["coverage"]
+    assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
+
+
+def test_golden_support_has_five_to_eight_cases() -> None:
+    """fixtures/golden-support/ holds between five and eight cases."""
+    assert 5 <= len(GOLDEN_SUPPORT_FILES) <= 8
+
+
+@pytest.mark.parametrize("path", GOLDEN_SUPPORT_FILES, ids=lambda p: p.stem)
+def test_golden_support_case(path: Path) -> None:
+    """Each support-store golden case holds: tray, words used, every outcome, coverage."""
+    check_golden(load_json(path), load_json(FIXTURES / "support-store.json"))
+
+
+@pytest.mark.parametrize("path", STORE_FILES, ids=lambda p: p.stem)
+def test_every_guide_step_policy_is_valid(path: Path) -> None:
+    """Every guide step's policy in both stores passes engine.parse_policy."""
+    data = load_json(path)
+    store = engine.parse_store(data)
+    steps = [step for guide in data["guides"] for step in guide["steps"]]
+    assert steps
+    for step in steps:
+        engine.parse_policy(step.get("policy", {}), store)
+
+
+def support_step(guide_id: str, number: int) -> dict[str, Any]:
+    data = load_json(FIXTURES / "support-store.json")
+    (guide,) = [g for g in data["guides"] if g["id"] == guide_id]
+    result = engine.run({"store": data, "policy": guide["steps"][number - 1]["policy"]})
+    assert "error" not in result
+    return dict(result)
+
+
+def outcomes(result: dict[str, Any]) -> dict[str, str]:
+    return {r["id"]: r["outcome"] for r in result["records"]}
+
+
+def coverage_pair(result: dict[str, Any]) -> tuple[int, int]:
+    return result["coverage"]["found"], result["coverage"]["total"]
+
+
+def cosine_of(result: dict[str, Any], record_id: str) -> str:
+    return next(f"{r['cosine']:.3f}" for r in result["records"] if r["id"] == record_id)
+
+
+def test_support_guide_current_refund_rule_says_what_happens() -> None:
+    """The support store's refund guide: each step's look_for matches the engine's result."""
+    step = support_step("current-refund-rule", 1)
+    assert (step["selected"], step["words_used"], coverage_pair(step)) == (["S5"], 12, (0, 1))
+    assert outcomes(step)["S6"] == "no_shared_terms"
+
+    step = support_step("current-refund-rule", 2)
+    assert (step["selected"], coverage_pair(step), outcomes(step)["S1"]) == (["S2"], (1, 1), "superseded")
+    assert (cosine_of(step, "S1"), cosine_of(step, "S2")) == ("0.339", "0.330")
+
+    step = support_step("current-refund-rule", 3)
+    assert (step["selected"], step["words_used"], coverage_pair(step)) == (["S1", "S2"], 35, (1, 1))
+
+    step = support_step("current-refund-rule", 4)
+    assert (step["selected"], coverage_pair(step)) == ([], (0, 1))
+    assert (outcomes(step)["S1"], outcomes(step)["S2"]) == ("superseded", "previous_session")
+
+    step = support_step("current-refund-rule", 5)
+    assert (step["selected"], coverage_pair(step), outcomes(step)["S8"]) == (["S9"], (1, 1), "superseded")
+    assert outcomes(step)["S2"] == "other_tenant"
+    assert (cosine_of(step, "S2"), cosine_of(step, "S9")) == ("0.330", "0.327")
+
+
+def test_support_guide_pack_the_tray_says_what_happens() -> None:
+    """The support store's packing guide: greedy skip, exact fit, and no shared terms at recency 1."""
+    step = support_step("pack-the-tray", 1)
+    assert (step["ranked"], step["selected"], step["words_used"]) == (["S4", "S7"], ["S7"], 17)
+    assert (outcomes(step)["S4"], coverage_pair(step)) == ("over_budget", (0, 1))
+
+    step = support_step("pack-the-tray", 2)
+    assert (step["selected"], step["words_used"], coverage_pair(step)) == (["S4"], 30, (1, 1))
+    assert outcomes(step)["S7"] == "over_budget"
+
+    step = support_step("pack-the-tray", 3)
+    scores = {r["id"]: round(r["score"], 3) for r in step["records"]}
+    assert step["policy"]["recency_weight"] == 1
+    assert (step["selected"], outcomes(step)["S6"]) == (["S5"], "no_shared_terms")
+    assert (scores["S6"], scores["S5"]) == (0.994, 0.986)
+    assert max(scores, key=lambda rid: scores[rid]) == "S6"
