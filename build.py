@@ -20,9 +20,9 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from xml.sax.saxutils import escape
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 import jinja2
 from markupsafe import Markup
@@ -389,7 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: dist/)")
     parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help="store JSON to build the site around")
-    parser.add_argument("--scorm", action="store_true", help="also write <out>-scorm.zip, a SCORM 1.2 package for an LMS")
+    parser.add_argument(
+        "--scorm", action="store_true", help="also write <out>-scorm.zip, a SCORM 1.2 package for an LMS"
+    )
     parser.add_argument("--serve", action="store_true", help="serve the built site after building")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
     args = parser.parse_args(argv)

@@ -65,7 +65,8 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from page_load import (
+import build
+from bench.page_load import (
     CHROMIUM,
     CHROMIUM_ARGS,
     LONG_TASK_MS,
@@ -77,9 +78,7 @@ from page_load import (
     spread,
     wait_loaded,
 )
-from pages_server import PagesServer, Served
-
-import build
+from bench.pages_server import PagesServer, Served
 
 PAGES = ("workbench", "stock")
 STOCK_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")

@@ -175,7 +175,7 @@ def task_cause(task: list[float], frames: list[dict[str, Any]]) -> dict[str, Any
 def measure_updates(page: Page) -> list[float]:
     """Durations of the rw:update measures for UPDATES changes of the word budget."""
     before = page.evaluate("() => performance.getEntriesByName('rw:update').length")
-    budget = page.get_by_label("Context word budget")
+    budget = page.get_by_label("Context word budget", exact=True)
     experiment = page.locator("#experiment")
     default = int(budget.input_value())
     other = default - BUDGET_STEP if default >= BUDGET_STEP else default + BUDGET_STEP

@@ -8,6 +8,7 @@ input returns an error object naming the path and the rule, never a traceback.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from . import __version__
@@ -25,7 +26,7 @@ from .model import (
 from .pack import Candidate, pack, rank
 from .scope import check_scope, newest_by_key
 from .text import word_count
-from .tfidf import build_index, cosine, cosine_parts, query_vector
+from .tfidf import build_index, score_question
 
 # Which of the page's four stages decides each outcome: 2 scope filters,
 # 3 ranking (a zero cosine is found when scoring), 4 final context.
@@ -56,14 +57,12 @@ def retrieve(store: Store, policy: Policy) -> Result:
     """Score every record, apply the scope policies, rank and pack the tray."""
     index = build_index(tuple(record.text for record in store.records))
     question = store.question(policy.question)
-    query, dropped = query_vector(index, question.text)
+    scores = score_question(index, question.text)
     newest = newest_by_key(store.records)
 
     rows: list[RecordResult] = []
     candidates: list[Candidate] = []
-    for position, (record, vector) in enumerate(zip(store.records, index.documents, strict=True)):
-        parts = cosine_parts(index, vector, query)
-        cos = cosine(parts)
+    for position, (record, parts, cos) in enumerate(zip(store.records, scores.parts, scores.cosines, strict=True)):
         fresh = recency(record.age_hours)
         row: RecordResult = {
             "id": record.id,
@@ -81,7 +80,7 @@ def retrieve(store: Store, policy: Policy) -> Result:
             "stage": 0,
             "reason": "",
             "rank": None,
-            "terms": parts,
+            "terms": [dict(part) for part in parts],  # type: ignore[misc]  # copies: callers may edit
         }
         exclusion = check_scope(record, cos, policy, store, newest)
         if exclusion is None:
@@ -112,8 +111,8 @@ def retrieve(store: Store, policy: Policy) -> Result:
         "question": {
             "id": question.id,
             "text": question.text,
-            "terms": sorted(query.counts),
-            "dropped_terms": dropped,
+            "terms": list(scores.terms),
+            "dropped_terms": list(scores.dropped),
         },
         "records": rows,
         "ranked": [c.id for c in ranked],
@@ -144,21 +143,22 @@ def error_result(error: InputError) -> ErrorResult:
     }
 
 
+def _check_request(request: Any) -> None:
+    if not isinstance(request, dict):
+        raise InputError("InvalidRequest", [("request", "must be an object with store and policy")])
+    unknown = sorted(set(request) - {"store", "policy"})
+    if unknown:
+        raise InputError("InvalidRequest", [(f"request.{unknown[0]}", "is not a known field (allowed: store, policy)")])
+    if "store" not in request:
+        raise InputError("InvalidRequest", [("request.store", "is missing")])
+
+
 def run(request: Any) -> Result | ErrorResult:
     """Run one request ``{"store": <store>, "policy": <policy>}``; never raises on bad input."""
     try:
-        if not isinstance(request, dict):
-            raise InputError("InvalidRequest", [("request", "must be an object with store and policy")])
-        unknown = sorted(set(request) - {"store", "policy"})
-        if unknown:
-            raise InputError(
-                "InvalidRequest", [(f"request.{unknown[0]}", "is not a known field (allowed: store, policy)")]
-            )
-        if "store" not in request:
-            raise InputError("InvalidRequest", [("request.store", "is missing")])
+        _check_request(request)
         store = parse_store(request["store"])
-        policy = parse_policy(request.get("policy"), store)
-        return retrieve(store, policy)
+        return retrieve(store, parse_policy(request.get("policy"), store))
     except InputError as error:
         return error_result(error)
     except Exception as error:  # the page must get an answer, never a hang
@@ -174,13 +174,60 @@ def internal_error(error: BaseException) -> ErrorResult:
 def run_json(text: str) -> str:
     """``run`` with JSON text on both sides: the function the page's worker calls."""
     try:
-        request = json.loads(text)
+        result = _run_text(text)
     except (json.JSONDecodeError, TypeError) as error:
-        result: Result | ErrorResult = error_result(
-            InputError("InvalidJSON", [("request", f"is not valid JSON ({error})")])
-        )
+        result = error_result(InputError("InvalidJSON", [("request", f"is not valid JSON ({error})")]))
     except RecursionError as error:  # absurdly nested input
         result = internal_error(error)
-    else:
-        result = run(request)
     return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+# The page sends the same store with every policy change. Requests laid out as it
+# writes them, {"store":<store>,"policy":<policy>}, reuse the validated store when its
+# text is unchanged: the answer is the same, the 1,000-record store is not re-checked.
+_STORE_PREFIX = '{"store":'
+_DECODER = json.JSONDecoder()
+_last_store_text = ""
+
+
+@lru_cache(maxsize=4)
+def _store_from_text(store_text: str) -> Store:
+    return parse_store(json.loads(store_text))  # an InputError is raised, never cached
+
+
+def _run_text(text: str) -> Result | ErrorResult:
+    global _last_store_text
+    split = _split_store(text)
+    if split is None:
+        return run(json.loads(text))
+    store_text, rest = split
+    try:
+        _check_request({**rest, "store": None})
+        store = _store_from_text(store_text)
+        _last_store_text = store_text
+        return retrieve(store, parse_policy(rest.get("policy"), store))
+    except InputError as error:
+        return error_result(error)
+    except Exception as error:  # the page must get an answer, never a hang
+        return internal_error(error)
+
+
+def _split_store(text: str) -> tuple[str, dict[str, Any]] | None:
+    """The store's own JSON text and the rest of the request, parsed; None for other layouts."""
+    if not isinstance(text, str) or not text.startswith(_STORE_PREFIX):
+        return None
+    start = len(_STORE_PREFIX)
+    last = _last_store_text
+    if last and text.startswith(last, start) and text[start + len(last) : start + len(last) + 1] in (",", "}"):
+        end = start + len(last)  # the store we saw last time: no need to decode it to find its end
+    else:
+        try:
+            _, end = _DECODER.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+    tail = text[end:]
+    try:
+        rest = json.loads("{" + tail[1:]) if tail.startswith(",") else json.loads("{}" if tail == "}" else "x")
+    except json.JSONDecodeError:
+        return None
+    return (last if end == start + len(last) and last else text[start:end]), rest

@@ -50,7 +50,8 @@ class Vector:
         return sublinear_tf(count) * idf[term] / self.length
 
 
-@dataclass(frozen=True)
+# eq=False: an index is hashed by identity, so per-question results can be cached on it.
+@dataclass(frozen=True, eq=False)
 class Index:
     n_documents: int
     idf: dict[str, float]
@@ -116,3 +117,26 @@ def cosine_parts(index: Index, document: Vector, query: Vector) -> list[TermPart
 def cosine(parts: list[TermPart]) -> float:
     """The cosine as the exact sum of its parts, clamped against rounding past 1."""
     return min(1.0, math.fsum(part["contribution"] for part in parts))
+
+
+@dataclass(frozen=True)
+class QuestionScores:
+    """A question against every record: its kept and dropped terms, each record's parts and cosine."""
+
+    terms: tuple[str, ...]
+    dropped: tuple[str, ...]
+    parts: tuple[tuple[TermPart, ...], ...]
+    cosines: tuple[float, ...]
+
+
+@lru_cache(maxsize=32)
+def score_question(index: Index, text: str) -> QuestionScores:
+    """Score a question against every record (cached: policies change far more often)."""
+    query, dropped = query_vector(index, text)
+    parts = tuple(tuple(cosine_parts(index, document, query)) for document in index.documents)
+    return QuestionScores(
+        terms=tuple(sorted(query.counts)),
+        dropped=tuple(dropped),
+        parts=parts,
+        cosines=tuple(cosine(list(p)) for p in parts),
+    )

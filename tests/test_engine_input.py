@@ -144,3 +144,20 @@ def test_public_surface() -> None:
     # -S: no site-packages, so a third-party import would fail here rather than pass silently.
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_run_json_reuses_a_store_without_changing_any_answer(store: dict[str, Any]) -> None:
+    """The page's request layout (store text reused across policies) answers exactly as run() does."""
+    other = json.loads(json.dumps(store))
+    other["records"][4]["text"] = "Ticket INC-42 checkout timeout incident, now with a longer note about it."
+    broken = json.loads(json.dumps(store))
+    broken["records"][3]["store"] = "semntic"
+    texts = []
+    for current in (store, store, other, store, broken, store):
+        for policy in ({"question": "timeout-incident", "budget_words": 9}, {"budget_words": 8}, None):
+            compact = json.dumps(current, separators=(",", ":"))
+            tail = "}" if policy is None else f',"policy":{json.dumps(policy, separators=(",", ":"))}}}'
+            texts.append('{"store":' + compact + tail)
+    texts += ['{"store":' + json.dumps(store) + ',"policy":{},"extra":1}', '{"store": "x"}', '{"store":{}} ']
+    for text in texts:
+        assert json.loads(engine.run_json(text)) == engine.run(json.loads(text)), text[-60:]

@@ -1,0 +1,88 @@
+"""Benchmark: the page with a large store opened in it.
+
+Builds the site, serves it locally, opens a synthetic store of N records (default
+1,000, about 20 words each: bench/engine_scale.py's generator) through the page's
+"Open a store file" control in headless Chromium, then changes "Context word budget"
+K times. Prints JSON: the time to open and validate the store, and the page's own
+rw:update measure (from the input event to every view updated, worker round trip
+and engine run included) as median, p90 and max. Target: recompute within 100 ms.
+
+Run: python bench/page_scale.py [--records N] [--changes K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import build
+from bench.engine_scale import synthetic_store
+from bench.page_load import launch, p90, served
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--records", type=int, default=1000)
+    parser.add_argument("--changes", type=int, default=30)
+    args = parser.parse_args(argv)
+    store = synthetic_store(args.records)
+    text = json.dumps(store).encode()
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
+        out = Path(scratch) / "dist"
+        build.build(out=out, quiet=True)
+        with served(out) as url:
+            browser = launch(playwright)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url)
+            expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=60_000)
+            started = time.perf_counter()
+            page.locator("#store-file").set_input_files(
+                files=[{"name": "big.json", "mimeType": "application/json", "buffer": text}]
+            )
+            expect(page.locator("#pager-status")).to_have_text(re.compile(f"of {args.records}$"), timeout=60_000)
+            expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+            open_ms = (time.perf_counter() - started) * 1000
+            page.evaluate("() => performance.clearMeasures('rw:update')")
+            budget = page.get_by_label("Context word budget", exact=True)
+            for change in range(args.changes):
+                value = str(60 + change % 2 * 20)
+                budget.fill(value)
+                expect(page.locator("#experiment")).to_have_attribute(
+                    "data-shown-policy", re.compile(f"budget_words={value}&")
+                )
+                page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+            updates = page.evaluate("() => performance.getEntriesByName('rw:update').map((m) => m.duration)")
+            browser.close()
+    print(
+        json.dumps(
+            {
+                "records": args.records,
+                "request_bytes": len(text),
+                "open_store_ms": round(open_ms, 1),
+                "changes": len(updates),
+                "update_ms": {
+                    "median": round(statistics.median(updates), 1),
+                    "p90": round(p90(updates), 1),
+                    "max": round(max(updates), 1),
+                },
+                "target_update_ms": 100,
+                "met": p90(updates) <= 100,
+            },
+            indent=2,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
