@@ -44,7 +44,7 @@ def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
 
 def test_wheel_is_pure_and_holds_only_the_engine(built_site: Path) -> None:
     """The wheel is py3-none-any, contains engine/ and its metadata only, and declares no dependency."""
-    (wheel,) = (built_site / "wheels").glob("*.whl")
+    (wheel,) = (built_site / "wheels").glob("*/*.whl")  # wheels/<content hash>/<name>.whl
     assert wheel.name.endswith("-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
