@@ -1,0 +1,43 @@
+"""The README's promises: its two commands, its CLI examples, the files it names."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+
+
+def test_readme_gives_the_two_commands_and_ci_runs_the_test_one() -> None:
+    """README starts with `bash dev.sh serve` and `bash dev.sh test`; .ci/run runs the latter."""
+    block = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    commands = [line.split("#")[0].strip() for line in block.group(1).splitlines()]
+    assert commands == ["bash dev.sh serve", "bash dev.sh test"]
+    assert "exec bash dev.sh test" in (ROOT / ".ci" / "run").read_text()
+    dev = (ROOT / "dev.sh").read_text()
+    assert "serve)" in dev and "test)" in dev and "apt-get install" in dev and "npm ci" in dev
+
+
+def test_readme_command_line_examples_run() -> None:
+    """Each `python -m engine …` example in the README exits 0."""
+    examples = re.findall(r"^(python -m engine[^\n#]*)", README, re.M)
+    assert len(examples) >= 3
+    for example in examples:
+        args = shlex.split(example)[3:]
+        done = subprocess.run([sys.executable, "-m", "engine", *args], cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, (example, done.stderr)
+
+
+def test_files_the_readme_names_exist() -> None:
+    """Benchmarks, workflows and docs the README points to are in the repository."""
+    for path in re.findall(
+        r"\b((?:bench|fixtures|site|tools|\.github/workflows)/[\w./-]+\.(?:py|md|json|yml|js|j2|css))", README
+    ):
+        assert (ROOT / path).exists() or (ROOT / ".github" / "workflows" / path.split("/")[-1]).exists(), path
+    for name in ("engine_scale.py", "page_load.py", "first_visit.py", "page_scale.py"):
+        assert f"bench/{name}" in README and (ROOT / "bench" / name).exists()
