@@ -67,7 +67,8 @@ export function renderCards(records, tenantLabels) {
     <div><dt>Words</dt><dd>${r.words}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
-  <p class="card-rank" data-show-from="3">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
+  <p class="card-rank">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
+  <p class="reason card-reason">${r.reason}</p>
 </li>`,
   )}`;
 }
