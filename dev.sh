@@ -43,6 +43,7 @@ case "${1:-}" in
     "$VENV/bin/ruff" check .
     "$VENV/bin/ruff" format --check .
     "$VENV/bin/mypy"
+    for module in site/js/*.js site/sw.js tools/*.mjs; do node --check "$module"; done
     node --test tests/js/
     "$PY" -m pytest "${@:2}"
     ;;

@@ -13,10 +13,10 @@ self.addEventListener("install", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       // Files under versioned paths never change, so the copy the page just
-      // downloaded (HTTP cache) is reused; the rest is fetched fresh, so a new
-      // deploy never mixes with a stale script.
+      // downloaded (HTTP cache) is reused; the rest is revalidated (a 304 costs no
+      // body), so a new deploy never mixes with a stale script.
       await cache.addAll(
-        BUILD.files.map((file) => new Request(file, { cache: BUILD.immutable.some((p) => file.startsWith(p)) ? "default" : "reload" })),
+        BUILD.files.map((file) => new Request(file, { cache: BUILD.immutable.some((p) => file.startsWith(p)) ? "default" : "no-cache" })),
       );
       await self.skipWaiting();
     })(),

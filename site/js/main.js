@@ -88,6 +88,7 @@ function defaultChoice(/** @type {Result} */ result) {
 const runtime = Object.fromEntries(
   Object.entries(boot.runtime).map(([key, value]) => [key, key === "abiVersion" ? value : new URL(value, document.baseURI).href]),
 );
+let offlineStarted = false;
 const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
   showStatus(status);
   if (status.state === "ready") {
@@ -101,8 +102,6 @@ const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
     registerOffline(showOfflineStatus);
   }
 });
-let offlineStarted = false;
-
 function showOfflineStatus(/** @type {string} */ message) {
   byId("offline-status").textContent = message;
 }
@@ -568,7 +567,8 @@ function start() {
     const button = /** @type {HTMLElement} */ (event.target).closest("[data-guide-step]");
     if (button instanceof HTMLElement) applyGuideStep(button, event.timeStamp);
   });
-  engine.start();
 }
 
+// Python's download and start-up begin before anything else, in the worker.
+engine.start();
 start();

@@ -22,6 +22,17 @@ import { parseValue } from "./state.js";
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/** The markup last placed in each container: an unchanged view is not rebuilt. */
+const placed = new Map();
+
+/** @param {string} id @param {unknown} markup */
+function place(id, markup) {
+  const html = String(markup);
+  if (placed.get(id) === html) return;
+  placed.set(id, html);
+  byId(id).innerHTML = html;
+}
+
 const form = () => /** @type {HTMLFormElement} */ (byId("policy-form"));
 
 /** @param {string} name */
@@ -91,13 +102,13 @@ function setFieldError(name, message) {
 export function showResult(result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
   const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
-  byId("cards").innerHTML = String(renderCards(records, context.tenantLabels));
-  byId("diagram").innerHTML = String(renderDiagram(result));
-  byId("records-body").innerHTML = String(renderTableRows(records, context.chosenId));
-  byId("tray-body").innerHTML = String(renderTray(result, context.tenantLabels));
-  byId("chart").innerHTML = String(renderChart(records));
+  place("cards", renderCards(records, context.tenantLabels));
+  place("diagram", renderDiagram(result));
+  place("records-body", renderTableRows(records, context.chosenId));
+  place("tray-body", renderTray(result, context.tenantLabels));
+  place("chart", renderChart(records));
   showPager(result.records.length, context.page);
-  byId("score-breakdown").innerHTML = String(renderBreakdown(result, context.chosenId));
+  place("score-breakdown", renderBreakdown(result, context.chosenId));
   byId("question-text").textContent = result.question.text;
   if (focusedRecord) {
     /** @type {HTMLElement | null} */ (document.querySelector(`[data-choose="${CSS.escape(focusedRecord)}"]`))?.focus();
@@ -148,7 +159,7 @@ export function showChosen(/** @type {Result} */ result, /** @type {string} */ c
     row.classList.toggle("chosen", chosen);
     row.querySelector("button")?.setAttribute("aria-pressed", String(chosen));
   }
-  byId("score-breakdown").innerHTML = String(renderBreakdown(result, chosenId));
+  place("score-breakdown", renderBreakdown(result, chosenId));
 }
 
 /** @param {boolean} pending the views show an older result than the controls */
