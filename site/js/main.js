@@ -482,7 +482,9 @@ function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */
   if (!samePolicy(next, policy, fields)) applyPolicy(next, at);
   else player.restartForNewResult();
   guideActive = true;
-  byId("experiment").scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  // On narrow screens the controls fill the first screens: show the playback instead.
+  const target = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
+  document.querySelector(target)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
 }
 
 // ------------------------------------------------------------------ keyboard

@@ -13,14 +13,14 @@ export const PAGE_SIZE = 50;
 /** Outcome labels with a glyph, so colour is never the only signal. */
 export const OUTCOMES = {
   selected: { label: "Selected", glyph: "✓", tone: "good" },
-  over_budget: { label: "Over budget", glyph: "⤫", tone: "warn" },
+  over_budget: { label: "Over budget", glyph: "✕", tone: "warn" },
   record_limit: { label: "Record limit", glyph: "#", tone: "warn" },
   no_shared_terms: { label: "No shared terms", glyph: "∅", tone: "muted" },
-  too_old: { label: "Too old", glyph: "⌛", tone: "muted" },
+  too_old: { label: "Too old", glyph: "◷", tone: "muted" },
   previous_session: { label: "Previous session", glyph: "↶", tone: "muted" },
   store_filtered: { label: "Other store", glyph: "⊘", tone: "muted" },
   superseded: { label: "Superseded", glyph: "⇢", tone: "muted" },
-  other_tenant: { label: "Other tenant", glyph: "⛔", tone: "bad" },
+  other_tenant: { label: "Other tenant", glyph: "⊗", tone: "bad" },
 };
 
 export const STAGES = [
@@ -105,8 +105,8 @@ export function renderTableRows(records, chosenId) {
     (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
-  <td class="num">${fixed3(r.cosine)}</td>
-  <td class="num">${fixed3(r.score)}</td>
+  <td class="num" data-label="Cosine">${fixed3(r.cosine)}</td>
+  <td class="num" data-label="Blended score">${fixed3(r.score)}</td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
   )}`;

@@ -1,0 +1,431 @@
+"""Accessibility in Chromium: axe-core at every stage, keyboard-only use, scroll regions, live regions.
+
+axe-core comes from node_modules/axe-core (a devDependency; `npm ci` installs it). It is put
+into the page with ``BrowserContext.add_init_script``. That goes through the DevTools protocol
+(Page.addScriptToEvaluateOnNewDocument), which the page's Content-Security-Policy meta tag
+(no 'unsafe-inline') does not govern, so these tests run under the page's real CSP: no
+``bypass_csp``. ``test_axe_is_injected_under_the_page_csp`` checks that this stays true.
+
+axe schedules its own work with ``setTimeout``. Under Playwright's clock with the time paused,
+that timer never fires and ``axe.run`` would hang, so an init script added before
+``page.clock.install`` keeps the browser's real timers, and ``run_axe`` swaps them in for the
+duration of ``axe.run`` only.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import ConsoleWatch, tray_on_page, wait_ready
+from tests.browser.test_page import full_policy, query_of
+from tests.conftest import ROOT
+
+AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
+
+# Added before page.clock.install, so it runs before the fake clock replaces the timers.
+KEEP_REAL_TIMERS = """
+window.__realTimers = {
+  native: String(window.setTimeout).includes('[native code]'),
+  setTimeout: window.setTimeout,
+  clearTimeout: window.clearTimeout,
+  setInterval: window.setInterval,
+  clearInterval: window.clearInterval,
+};
+"""
+
+RUN_AXE = """async (tags) => {
+  const real = window.__realTimers;
+  const names = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
+  const fake = Object.fromEntries(names.map((n) => [n, window[n]]));
+  for (const n of names) window[n] = real[n];
+  try {
+    // Let CSS transitions (opacity at stage changes) settle first: axe reads computed colours.
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+    return result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
+      nodes: v.nodes.map((n) => ({target: n.target.join(' '), summary: n.failureSummary || ''})),
+    }));
+  } finally {
+    for (const n of names) window[n] = fake[n];
+  }
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE_PATH.exists():
+        pytest.fail(
+            f"{AXE_PATH.relative_to(ROOT)} is missing: run `npm ci` (axe-core is a devDependency).", pytrace=False
+        )
+    return AXE_PATH.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def new_context(browser: Browser, console: ConsoleWatch, axe_source: str) -> Iterator[Callable[..., BrowserContext]]:
+    """Contexts with axe and the real timers injected; console errors fail the test as in conftest."""
+    made: list[BrowserContext] = []
+
+    def make(**options: Any) -> BrowserContext:
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = browser.new_context(**options)
+        context.on("page", console.attach)
+        context.add_init_script(script=KEEP_REAL_TIMERS)
+        context.add_init_script(script=axe_source)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+    assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+def timed(page: Page, site_url: str) -> Page:
+    """Ready page whose clock stands still until the test advances it (as in test_experiment)."""
+    page.clock.install(time=START)
+    page.goto(site_url)
+    wait_ready(page)
+    page.clock.pause_at(START + datetime.timedelta(hours=1))
+    return page
+
+
+def stage_is(page: Page, stage: int) -> None:
+    expect(page.locator("#experiment")).to_have_attribute("data-stage", str(stage))
+
+
+def shows_policy(page: Page, partial: dict[str, Any]) -> None:
+    """The views show the result for this policy (the worker has answered)."""
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
+    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+
+
+def run_axe(page: Page) -> list[dict[str, Any]]:
+    assert page.evaluate("() => window.__realTimers && window.__realTimers.native") is True, (
+        "the real timers were not kept: KEEP_REAL_TIMERS must be added before page.clock.install"
+    )
+    violations: list[dict[str, Any]] = page.evaluate(RUN_AXE, WCAG_TAGS)
+    return violations
+
+
+def describe(violations: list[dict[str, Any]], examples: int = 8) -> str:
+    """Each violation with id, impact and help, then its nodes grouped by selector shape (record ids as M*)."""
+    lines = []
+    for v in violations:
+        lines.append(f"[{v['id']}] impact={v['impact']}: {v['help']} ({len(v['nodes'])} nodes) {v['helpUrl']}")
+        groups: dict[str, list[dict[str, str]]] = {}
+        for node in v["nodes"]:
+            shape = re.sub(r"\bM\d+\b", "M*", node["target"])
+            shape = re.sub(r'\[data-outcome="[^"]*"\]', "", re.sub(r"nth-child\(\d+\)", "nth-child(n)", shape))
+            groups.setdefault(shape, []).append(node)
+        for shape, nodes in list(groups.items())[:examples]:
+            summary = " ".join(nodes[0]["summary"].replace("Fix any of the following:", "").split())[:200]
+            first = nodes[0]["target"] if len(nodes) == 1 else f"{len(nodes)}× {shape}, e.g. {nodes[0]['target']}"
+            lines.append(f"    {first}  --  {summary}")
+        if len(groups) > examples:
+            lines.append(f"    … and {len(groups) - examples} more selector shapes")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ axe
+
+
+def test_axe_is_injected_under_the_page_csp(
+    new_context: Callable[..., BrowserContext], site_url: str, console: ConsoleWatch
+) -> None:
+    """The CSP meta tag is in force (an inline script is refused), and axe is still there."""
+    console.allowed.append("Executing inline script violates the following Content Security Policy")
+    page = new_context().new_page()
+    page.goto(site_url)
+    csp = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content") or ""
+    assert "script-src" in csp and "unsafe-inline" not in csp
+    page.evaluate(
+        """() => { const s = document.createElement('script'); s.textContent = 'window.__inlineRan = true';
+                   document.head.append(s); }"""
+    )
+    assert page.evaluate("() => window.__inlineRan === true") is False  # the CSP blocks inline script
+    assert page.evaluate("() => typeof axe === 'object' && typeof axe.run === 'function'")
+
+
+@pytest.mark.parametrize("stage", [1, 2, 3, 4])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violations_at_each_stage(
+    new_context: Callable[..., BrowserContext], site_url: str, scheme: str, stage: int
+) -> None:
+    """axe (WCAG 2.0/2.1 A and AA) finds nothing, with a baseline, notes and a prediction on the page."""
+    page = timed(new_context(color_scheme=scheme).new_page(), site_url)
+    assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    page.get_by_role("button", name="Capture baseline").click()
+    notebook = page.get_by_role("textbox", name="Notebook")
+    notebook.fill("Expect M5 alone once the budget is nine words.")
+    page.get_by_role("button", name="Add current observation").click()
+    page.get_by_label("Context word budget", exact=True).fill("9")  # starts the inspection at stage 1
+    page.get_by_role("checkbox", name=re.compile(r"^M5 ")).check()  # a prediction, checked at stage 4
+    page.clock.run_for(100 if stage == 1 else (stage - 1) * 10_000 + 100)
+    stage_is(page, stage)
+    shows_policy(page, {"budget_words": 9})
+    expect(page.locator("#baseline-comparison table.diff").first).to_contain_text("budget_words")
+    expect(notebook).to_have_value(re.compile(r"Expect M5 alone"))
+    violations = run_axe(page)
+    assert not violations, f"axe at stage {stage}, {scheme} scheme:\n{describe(violations)}"
+
+
+# ------------------------------------------------------------------ keyboard
+
+FOCUS_STYLE = """() => {
+  let el = document.activeElement;
+  if (!el || el === document.body) return {ok: false, what: 'nothing focused'};
+  const visible = (e) => { const r = e.getBoundingClientRect(); return r.width > 2 && r.height > 2; };
+  // A visually hidden input (the store file picker) shows its focus on its label.
+  const shown = visible(el) ? el : ([...(el.labels || [])].find(visible) || el);
+  const s = getComputedStyle(shown);
+  const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+  const shadow = s.boxShadow && s.boxShadow !== 'none';
+  const what = shown.tagName.toLowerCase() + (shown.id ? '#' + shown.id : '') +
+    (shown.className && typeof shown.className === 'string' ? '.' + shown.className.trim().split(/\\s+/).join('.') : '');
+  return {ok: outline || Boolean(shadow), what, outline: `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`,
+          shadow: s.boxShadow, focusVisible: el.matches(':focus-visible')};
+}"""
+
+DIRECTION = """(selector) => {
+  const target = document.querySelector(selector);
+  const active = document.activeElement;
+  if (!target) return 'missing';
+  if (!active || active === document.body) return 'Tab';
+  return (active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING) ? 'Shift+Tab' : 'Tab';
+}"""
+
+
+def tab_to(page: Page, selector: str, limit: int = 250) -> int:
+    """Press Tab (or Shift+Tab, towards the target) until the element matching selector has focus."""
+    for presses in range(limit):
+        if page.evaluate("(s) => document.activeElement !== null && document.activeElement.matches(s)", selector):
+            return presses
+        direction = page.evaluate(DIRECTION, selector)
+        assert direction != "missing", f"no element matches {selector}"
+        page.keyboard.press(direction)
+    active = page.evaluate("() => document.activeElement && document.activeElement.outerHTML.slice(0, 160)")
+    raise AssertionError(f"{selector} not reached in {limit} Tab presses; focus is on {active}")
+
+
+def assert_focus_visible(page: Page) -> None:
+    style = page.evaluate(FOCUS_STYLE)
+    assert style["ok"], f"the focused {style.get('what')} shows no focus indicator: {style}"
+
+
+def test_guided_experiment_with_the_keyboard_alone(new_context: Callable[..., BrowserContext], site_url: str) -> None:
+    """'Scope the task before widening recall', steps 1–4, with Tab, Shift+Tab, Enter, Space and N only."""
+    page = timed(new_context().new_page(), site_url)
+    guide = "scope-before-recall"
+    expect(page.locator(f'[data-guide="{guide}"] h3')).to_have_text("Scope the task before widening recall")
+    steps = [
+        {"question": "deployment-region", "tenant": "team-a", "store": "working", "budget_words": 40},
+        {"question": "deployment-region", "store": "semantic", "previous_sessions": True, "budget_words": 40},
+        {"question": "deployment-region", "store": "semantic", "previous_sessions": False, "budget_words": 40},
+        {"question": "deployment-region", "tenant": "team-b", "store": "semantic", "previous_sessions": True},
+    ]
+    trays = [["M10", "M5"], ["M2"], [], ["M9"]]
+
+    def apply_step(index: int, key: str) -> None:
+        tab_to(page, f'[data-guide-step="{guide}:{index}"]')
+        expect(page.locator(f'[data-guide-step="{guide}:{index}"]')).to_have_text(f"Apply step {index + 1}")
+        assert_focus_visible(page)
+        page.keyboard.press(key)
+        expect(page.locator(f'[data-guide="{guide}"] li[data-step="{index + 1}"]')).to_have_attribute(
+            "aria-current", "step"
+        )
+        stage_is(page, 1)  # the new result is inspected from the start
+
+    def tray_is(index: int) -> None:
+        stage_is(page, 4)
+        shows_policy(page, steps[index])
+        assert tray_on_page(page) == trays[index], f"step {index + 1}"
+
+    # Step 1: Enter on the step button, then the N shortcut three times (focus stays on the button).
+    apply_step(0, "Enter")
+    for _ in range(3):
+        page.keyboard.press("n")
+    tray_is(0)
+
+    # Step 2: Enter, then back up with Shift+Tab to Next stage and press it with Space three times.
+    apply_step(1, "Enter")
+    presses = tab_to(page, "#next-stage")
+    assert presses > 0
+    assert_focus_visible(page)
+    for stage in (2, 3, 4):
+        page.keyboard.press("Space")
+        stage_is(page, stage)
+    tray_is(1)
+
+    # Step 3: Space on the step button, then N three times.
+    apply_step(2, "Space")
+    for _ in range(3):
+        page.keyboard.press("n")
+    tray_is(2)
+
+    # Step 4: Enter, then the "4 · Final context" jump button.
+    apply_step(3, "Enter")
+    tab_to(page, '[data-jump="4"]')
+    assert_focus_visible(page)
+    page.keyboard.press("Enter")
+    tray_is(3)
+    expect(page.get_by_label("Active tenant", exact=True)).to_have_value("team-b")
+    expect(page.get_by_role("region", name="Selected context")).to_contain_text("London")
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "#f-question",
+        "#f-previous",
+        "#f-budget",
+        "#store-file",
+        "#play-pause",
+        "#timeline",
+        ".diagram-scroll",
+        ".cards-scroll",
+        "#notebook",
+        ".table-scroll",
+        "[data-choose]",
+    ],
+)
+def test_keyboard_focus_is_visible(shared_keyboard_page: Page, selector: str) -> None:
+    """Reached by Tab, each control draws a focus indicator (an outline of 2 px or more, or a shadow)."""
+    page = shared_keyboard_page
+    tab_to(page, selector)
+    assert_focus_visible(page)
+
+
+@pytest.fixture(scope="module")
+def shared_keyboard_page(browser: Browser, site_url: str) -> Iterator[Page]:
+    """One ready page for the read-only focus checks."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site_url)
+    wait_ready(page)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------ scroll regions
+
+SCROLL_REGIONS = {
+    "memory cards": ".cards-scroll",
+    "pipeline diagram": ".diagram-scroll",
+    "records table": ".table-scroll",
+}
+
+
+@pytest.fixture(scope="module")
+def phone_page(browser: Browser, site_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(site_url)
+    wait_ready(page)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("selector", SCROLL_REGIONS.values(), ids=SCROLL_REGIONS.keys())
+def test_scroll_region_is_named_focusable_and_scrolls_with_arrow_right(phone_page: Page, selector: str) -> None:
+    """Each scroll region is a named region with tabindex 0, reachable by Tab; where it overflows at
+    375 px ArrowRight scrolls it, and where it does not, its content fits (the phone layout
+    stacks the diagram in two columns and each table row as a block)."""
+    page = phone_page
+    region = page.locator(selector)
+    expect(region).to_have_count(1)
+    expect(region).to_have_attribute("role", "region")
+    expect(region).to_have_attribute("tabindex", "0")
+    expect(region).to_have_accessible_name(re.compile(r"\w{3}"))
+    region.evaluate("el => { el.scrollLeft = 0; }")
+    width = region.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
+    tab_to(page, selector)  # reachable with Tab, not only by script
+    assert_focus_visible(page)
+    if width["scroll"] <= width["client"]:
+        assert selector != SCROLL_REGIONS["memory cards"], "the ten cards must overflow sideways at 375 px"
+        return
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("(s) => document.querySelector(s).scrollLeft > 0", arg=selector)
+
+
+# ------------------------------------------------------------------ outcome is never colour alone
+
+
+def test_every_outcome_badge_has_visible_text(new_context: Callable[..., BrowserContext], site_url: str) -> None:
+    """Cards, table rows, the score breakdown and the baseline comparison name each outcome in words."""
+    page = timed(new_context().new_page(), site_url)
+    page.get_by_role("button", name="Capture baseline").click()
+    page.get_by_label("Context word budget", exact=True).fill("9")
+    page.get_by_role("button", name="4 · Final context").click()
+    stage_is(page, 4)
+    shows_policy(page, {"budget_words": 9})
+    expect(page.locator("#baseline-comparison .badge").first).to_be_visible()
+    badges = page.locator(".badge").evaluate_all(
+        """els => els.map(b => {
+          const words = [...b.childNodes]
+            .filter(n => !(n.nodeType === 1 && n.getAttribute('aria-hidden') === 'true'))
+            .map(n => n.textContent).join('').trim();
+          const s = getComputedStyle(b);
+          const r = b.getBoundingClientRect();
+          const where = b.closest('[data-record-id]');
+          return {where: (b.closest('[id]') || {}).id + ' ' + (where ? where.dataset.recordId : ''),
+                  words, visible: s.visibility === 'visible' && s.display !== 'none' && r.width > 0 && r.height > 0,
+                  fontSize: parseFloat(s.fontSize)};
+        })"""
+    )
+    assert len(badges) >= 20, f"expected badges in cards and table, found {len(badges)}"
+    problems = [
+        b for b in badges if not b["visible"] or not re.search(r"[A-Za-z]{2}", b["words"]) or b["fontSize"] < 10
+    ]
+    assert not problems, f"badges without visible words at stage 4: {problems}"
+    # At stage 2 a badge is either hidden for everyone (decided later) or shows its words.
+    page.get_by_role("button", name="2 · Scope filters").click()
+    stage_is(page, 2)
+    shown = page.locator("#cards .badge").evaluate_all(
+        """els => els.filter(b => getComputedStyle(b).visibility === 'visible')
+                    .map(b => [...b.childNodes].filter(n => !(n.nodeType === 1 && n.getAttribute('aria-hidden')))
+                                            .map(n => n.textContent).join('').trim())"""
+    )
+    assert shown and all(re.search(r"[A-Za-z]{2}", w) for w in shown), shown
+
+
+# ------------------------------------------------------------------ live regions
+
+
+def test_live_regions(new_context: Callable[..., BrowserContext], site_url: str) -> None:
+    """The stage announcer is polite, rendered (not display:none), quiet at opening, and speaks at a change."""
+    page = new_context().new_page()
+    page.clock.install(time=START)
+    page.goto(site_url)
+    status = page.locator("#engine-status")
+    expect(status).to_have_attribute("role", "status")
+    expect(page.get_by_role("status").filter(has_text=re.compile("Python"))).to_have_count(1)
+    wait_ready(page)
+    page.clock.pause_at(START + datetime.timedelta(hours=1))
+    expect(status).to_contain_text(re.compile(r"Python \d"))
+    announcer = page.locator("#stage-announcer")
+    expect(announcer).to_have_attribute("aria-live", "polite")
+    assert announcer.evaluate("el => getComputedStyle(el).display") != "none"
+    assert announcer.evaluate("el => el.closest('[aria-hidden=\"true\"], [hidden]') === null")
+    expect(announcer).to_have_text("")  # the opening stage is not announced
+    page.get_by_label("Context word budget", exact=True).fill("9")
+    page.clock.run_for(10_100)
+    stage_is(page, 2)
+    expect(announcer).to_contain_text("Stage 2")
+    page.clock.run_for(10_000)
+    expect(announcer).to_contain_text("Stage 3")
