@@ -219,15 +219,18 @@ def _split_store(text: str) -> tuple[str, dict[str, Any]] | None:
     start = len(_STORE_PREFIX)
     last = _last_store_text
     if last and text.startswith(last, start) and text[start + len(last) : start + len(last) + 1] in (",", "}"):
-        end = start + len(last)  # the store we saw last time: no need to decode it to find its end
+        # The store we saw last time: reuse that very string (its hash is cached) and
+        # skip decoding it just to find where it ends.
+        store_text, end = last, start + len(last)
     else:
         try:
             _, end = _DECODER.raw_decode(text, start)
         except (json.JSONDecodeError, RecursionError):
             return None
+        store_text = text[start:end]
     tail = text[end:]
     try:
         rest = json.loads("{" + tail[1:]) if tail.startswith(",") else json.loads("{}" if tail == "}" else "x")
     except json.JSONDecodeError:
         return None
-    return (last if end == start + len(last) and last else text[start:end]), rest
+    return store_text, rest

@@ -152,8 +152,11 @@ def test_run_json_reuses_a_store_without_changing_any_answer(store: dict[str, An
     other["records"][4]["text"] = "Ticket INC-42 checkout timeout incident, now with a longer note about it."
     broken = json.loads(json.dumps(store))
     broken["records"][3]["store"] = "semntic"
+    # Same length as the default store's text, differing in one tenant: must not be mistaken for it.
+    same_length = json.loads(json.dumps(store))
+    same_length["records"][1]["tenant"] = "team-z"
     texts = []
-    for current in (store, store, other, store, broken, store):
+    for current in (store, store, other, store, broken, store, same_length, store, same_length):
         for policy in ({"question": "timeout-incident", "budget_words": 9}, {"budget_words": 8}, None):
             compact = json.dumps(current, separators=(",", ":"))
             tail = "}" if policy is None else f',"policy":{json.dumps(policy, separators=(",", ":"))}}}'
