@@ -30,7 +30,8 @@ STOP_WORDS: frozenset[str] = frozenset(
 
 def tokenize(text: str) -> list[str]:
     """Return the text's index terms in order: lowercased tokens minus stop words."""
-    return [token for token in TOKEN_PATTERN.findall(text.lower()) if token not in STOP_WORDS]
+    stop = STOP_WORDS  # a local name: this runs for every record of a store
+    return [token for token in TOKEN_PATTERN.findall(text.lower()) if token not in stop]
 
 
 def word_count(text: str) -> int:

@@ -26,6 +26,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .model import TermPart
 from .text import tokenize
@@ -66,9 +67,11 @@ def smoothed_idf(n_documents: int, document_frequency: int) -> float:
     return math.log((1 + n_documents) / (1 + document_frequency)) + 1.0
 
 
-def _vector(counts: dict[str, int], idf: dict[str, float]) -> Vector:
-    # fsum is correctly rounded, so the order of terms cannot change the length.
-    length = math.sqrt(math.fsum((sublinear_tf(count) * idf[term]) ** 2 for term, count in counts.items()))
+def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) -> Vector:
+    # fsum is correctly rounded, so the order of terms cannot change the length. The
+    # expression is sublinear_tf(count) * idf[term], inlined: this loop runs once per
+    # term of every record when a store is first indexed.
+    length = math.sqrt(math.fsum([((1.0 + log(count)) * idf[term]) ** 2 for term, count in counts.items()]))
     return Vector(counts, length)
 
 
