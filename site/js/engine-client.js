@@ -112,7 +112,7 @@ export class EngineClient {
         break;
       case MSG.READY:
         this.setState("ready", {
-          text: `Python ${message.python} is running the engine in your browser (ready in ${message.seconds.toFixed(1)} s). Every change is recomputed live.`,
+          text: `Python ${message.python} is running engine ${message.engine} in your browser (ready in ${message.seconds.toFixed(1)} s). Every change is recomputed live.`,
         });
         break;
       case MSG.RESULT:

@@ -44,7 +44,7 @@ async function load(runtime) {
   const runJson = engine.run_json;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   progress(4, "Ready");
-  postMessage({ type: MSG.READY, seconds: (performance.now() - started) / 1000, python });
+  postMessage({ type: MSG.READY, seconds: (performance.now() - started) / 1000, python, engine: String(engine.__version__) });
   return (/** @type {string} */ request) => runJson(request);
 }
 

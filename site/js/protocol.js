@@ -5,7 +5,7 @@
 //   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
-//   {type: "rw:ready", seconds: number, python: string}
+//   {type: "rw:ready", seconds: number, python: string, engine: string}   versions actually loaded
 //   {type: "rw:result", id: number, response: string}   engine.run_json's answer, JSON text
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:run-error", id: number, error: {name: string, message: string}}   one run threw
