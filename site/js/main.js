@@ -4,6 +4,7 @@
 import { EngineClient } from "./engine-client.js";
 import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
+import { setUpFullscreen } from "./fullscreen.js";
 import { announceNewVersion, registerOffline } from "./offline.js";
 import { Player } from "./player.js";
 import { PAGE_SIZE, renderComparison, renderVerdict } from "./render.js";
@@ -437,36 +438,6 @@ function exportNotes() {
   byId("notes-status").textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
 }
 
-// ------------------------------------------------------------------ full screen
-
-function setUpFullscreen() {
-  const button = byId("fullscreen");
-  const note = byId("fullscreen-note");
-  const experiment = byId("experiment");
-  if (!document.fullscreenEnabled) {
-    button.setAttribute("aria-disabled", "true");
-    note.textContent = "Full screen is not allowed here (for example, the page is embedded without permission). Open the page in its own tab to expand the experiment.";
-    note.hidden = false;
-  }
-  button.addEventListener("click", async () => {
-    if (!document.fullscreenEnabled) {
-      note.hidden = false;
-      return;
-    }
-    try {
-      if (document.fullscreenElement) await document.exitFullscreen();
-      else await experiment.requestFullscreen();
-    } catch (error) {
-      note.textContent = `The browser refused full screen (${error instanceof Error ? error.message : error}).`;
-      note.hidden = false;
-    }
-  });
-  // Escape leaves full screen without our button: follow the browser's state.
-  document.addEventListener("fullscreenchange", () => {
-    button.textContent = document.fullscreenElement ? "Exit full screen" : "Expand experiment";
-  });
-}
-
 // ------------------------------------------------------------------ guided experiments
 
 function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */ at) {
@@ -485,22 +456,6 @@ function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */
   // On narrow screens the controls fill the first screens: show the playback instead.
   const target = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
   document.querySelector(target)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
-}
-
-// ------------------------------------------------------------------ keyboard
-
-function onShortcut(/** @type {KeyboardEvent} */ event) {
-  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-  const target = /** @type {HTMLElement} */ (event.target);
-  // Inactive while typing, and Space keeps its own meaning on buttons and links.
-  if (target.closest("input, textarea, select, [contenteditable]")) return;
-  const key = event.key.toLowerCase();
-  if (key === " " && target.closest("button, a, summary")) return;
-  if (key === " ") player.toggle();
-  else if (key === "n") player.nextStage();
-  else if (key === "r") player.restart();
-  else return;
-  event.preventDefault();
 }
 
 // ------------------------------------------------------------------ start
@@ -525,7 +480,7 @@ function start() {
   byId("copy-link").addEventListener("click", copyLink);
 
   player.attach();
-  document.addEventListener("keydown", onShortcut);
+  player.attachShortcuts();
   byId("prediction-choices").addEventListener("change", () => {
     predictionMade = true;
     showPrediction();
@@ -559,7 +514,7 @@ function start() {
   });
   showBaseline();
   showStorageWarning();
-  setUpFullscreen();
+  setUpFullscreen(byId("experiment"), byId("fullscreen"), byId("fullscreen-note"));
   setUpSharing();
   setUpStoreOpening();
   setUpPaging();

@@ -47,6 +47,23 @@ export class Player {
     this.render();
   }
 
+  /** Space plays or pauses, N goes to the next stage, R restarts; never while typing. */
+  attachShortcuts() {
+    document.addEventListener("keydown", (event) => {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+      const target = /** @type {HTMLElement} */ (event.target);
+      if (target.closest("input, textarea, select, [contenteditable]")) return;
+      const key = event.key.toLowerCase();
+      // Space keeps its own meaning on buttons, links and disclosures.
+      if (key === " " && target.closest("button, a, summary")) return;
+      if (key === " ") this.toggle();
+      else if (key === "n") this.nextStage();
+      else if (key === "r") this.restart();
+      else return;
+      event.preventDefault();
+    });
+  }
+
   toggle() {
     const now = this.now();
     this.update(timing.isPlaying(this.t) ? timing.pause(this.t, now) : timing.play(this.t, now));
