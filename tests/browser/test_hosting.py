@@ -254,3 +254,23 @@ def test_text_from_users_and_stores_is_never_markup(browser: Browser, tmp_path: 
     finally:
         context.close()
         server.close()
+
+
+def test_works_in_a_sandboxed_iframe(context: BrowserContext, site_url: str, tmp_path: Path) -> None:
+    """In an LMS-style sandbox (scripts, same origin, no popups or top navigation) the engine runs;
+    registering the service worker there never blanks the page."""
+    server = course_page(
+        tmp_path, site_url + "?embed=1", 'sandbox="allow-scripts allow-same-origin allow-downloads"', "127.0.0.1"
+    )
+    try:
+        page = context.new_page()
+        page.goto(server.url + "course.html")
+        frame = frame_ready(page)
+        frame.get_by_label("Context word budget", exact=True).fill("9")
+        frame.get_by_label("Question", exact=True).select_option("timeout-incident")
+        expect(frame.locator("#experiment")).to_have_attribute(
+            "data-shown-policy", re.compile("question=timeout-incident.*budget_words=9")
+        )
+        expect(frame.locator("#tray-body li[data-record-id]")).to_have_count(1)
+    finally:
+        server.close()
