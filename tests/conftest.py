@@ -31,3 +31,17 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "dist"
     build.build(out=out, quiet=True)
     return out
+
+
+def assert_golden_case(case: dict[str, Any], store: Any) -> None:
+    """A golden case file holds: its tray, words used, every outcome and coverage."""
+    import engine
+
+    assert case["description"].strip()
+    result = engine.run({"store": store, "policy": case["policy"]})
+    expected = case["expected"]
+    assert result["selected"] == expected["selected"]
+    assert result["words_used"] == expected["words_used"]
+    assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
+    coverage = result["coverage"]
+    assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])

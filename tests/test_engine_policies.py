@@ -12,21 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from tests.conftest import GOLDEN_FILES, load_json
+from tests.conftest import GOLDEN_FILES, assert_golden_case, load_json
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
 def test_golden_case(path: Path, store: dict[str, Any]) -> None:
     """Each seed statement, as a golden case file, holds: tray, words used, outcomes, coverage."""
-    case = load_json(path)
-    assert case["description"].strip()
-    result = engine.run({"store": store, "policy": case["policy"]})
-    expected = case["expected"]
-    assert result["selected"] == expected["selected"]
-    assert result["words_used"] == expected["words_used"]
-    assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
-    coverage = result["coverage"]
-    assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
+    assert_golden_case(load_json(path), store)
 
 
 def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> None:
