@@ -120,6 +120,10 @@ def build(
         "stdLibURL": rel(stdlib, out),
         "wheelURL": rel(wheel, out),
         "abiVersion": pyodide["abi_version"],
+        # Where the worker keeps a memory snapshot of this exact Python + engine in
+        # the browser's Cache Storage (never a file on the server): named by what it
+        # contains, so a new runtime, stdlib or engine never restores an old one.
+        "snapshotURL": f"python-snapshot-{content_hash('|'.join((pyodide['version'], rel(wheel, out), rel(stdlib, out))).encode())}.bin",
     }
     index = out / "index.html"
     index.write_text(render_page(store, result, fragments, runtime, pyodide), encoding="utf-8")

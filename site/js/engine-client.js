@@ -110,10 +110,14 @@ export class EngineClient {
       case MSG.PROGRESS:
         this.setState("loading", { text: `${message.label}…`, step: message.step, of: message.of });
         break;
-      case MSG.READY:
+      case MSG.READY: {
+        // How Python started (a fresh boot, or this browser's saved copy), for tests and benchmarks.
+        document.documentElement.dataset.pythonBoot = message.boot;
+        const how = message.boot === "snapshot" ? ", restored from this browser's saved copy" : "";
         this.setState("ready", {
-          text: `Python ${message.python} is running engine ${message.engine} in your browser (ready in ${message.seconds.toFixed(1)} s). Every change is recomputed live.`,
+          text: `Python ${message.python} is running engine ${message.engine} in your browser (ready in ${message.seconds.toFixed(1)} s${how}). Every change is recomputed live.`,
         });
+      }
         break;
       case MSG.RESULT:
         this.settle(message.id, (p) => p.resolve(JSON.parse(message.response)));

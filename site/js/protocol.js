@@ -5,7 +5,8 @@
 //   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
-//   {type: "rw:ready", seconds: number, python: string, engine: string}   versions actually loaded
+//   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}
+//                                                versions actually loaded, and how Python started
 //   {type: "rw:result", id: number, response: string}   engine.run_json's answer, JSON text
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:run-error", id: number, error: {name: string, message: string}}   one run threw
@@ -17,6 +18,7 @@
  * @property {string} stdLibURL      the standard library zip
  * @property {string} wheelURL       the engine wheel
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
+ * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
  */
 
 export const MSG = Object.freeze({

@@ -1,0 +1,108 @@
+"""Later visits restore Python from the memory snapshot the worker saved in Cache Storage."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import READY_TIMEOUT_MS, wait_ready
+from tests.browser.test_page import STORE, assert_page_matches_cpython, full_policy, set_policy
+
+SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots"
+
+
+def saved_snapshots(page: Page) -> dict[str, int]:
+    """URL → size in bytes of every snapshot in the page's Cache Storage."""
+    return page.evaluate(
+        """async (name) => {
+            const cache = await caches.open(name);
+            const sizes = {};
+            for (const key of await cache.keys()) sizes[key.url] = (await (await cache.match(key)).arrayBuffer()).byteLength;
+            return sizes;
+        }""",
+        SNAPSHOT_CACHE,
+    )
+
+
+def snapshot_url(page: Page) -> str:
+    return page.evaluate("() => new URL(JSON.parse(document.getElementById('boot').textContent).runtime.snapshotURL, document.baseURI).href")
+
+
+def wait_snapshot_saved(page: Page) -> None:
+    """The worker saves its copy just after the first answer; wait until this build's copy is there."""
+    page.wait_for_function(
+        """async ([name, url]) => {
+            const hit = await (await caches.open(name)).match(url);
+            return hit !== undefined;
+        }""",
+        arg=[SNAPSHOT_CACHE, snapshot_url(page)],
+        timeout=READY_TIMEOUT_MS,
+    )
+
+
+def boot_of(page: Page) -> str | None:
+    return page.get_attribute("html", "data-python-boot")
+
+
+def test_a_repeat_visit_restores_python_and_computes_the_same(context: BrowserContext, site_url: str) -> None:
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    assert boot_of(page) == "fresh"
+    wait_snapshot_saved(page)
+    sizes = saved_snapshots(page)
+    assert list(sizes) == [snapshot_url(page)]
+    assert sizes[snapshot_url(page)] > 10_000_000  # the whole WebAssembly memory, not a stub
+
+    page.reload()
+    wait_ready(page)
+    assert boot_of(page) == "snapshot"
+    expect(page.locator("#engine-status")).to_contain_text("restored from this browser's saved copy")
+    assert_page_matches_cpython(page, full_policy({}))
+    rng = random.Random(7)
+    for _ in range(8):
+        partial: dict[str, Any] = {
+            "question": rng.choice([q["id"] for q in STORE["questions"]]),
+            "budget_words": rng.randint(0, 120),
+            "recency_weight": rng.randint(0, 20) / 20,
+            "latest_per_key": rng.random() < 0.5,
+        }
+        assert_page_matches_cpython(page, set_policy(page, partial))
+
+
+def test_a_damaged_or_old_copy_is_replaced_by_a_fresh_boot(context: BrowserContext, site_url: str) -> None:
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    mine = snapshot_url(page)
+    old = mine.rsplit("/", 1)[0] + "/python-snapshot-000000000000.bin"
+    other_site = mine.rsplit("/", 1)[0] + "/another-course/python-snapshot-000000000000.bin"
+    wait_snapshot_saved(page)
+    # A truncated copy of this build, a copy from an older build of this site, and one of another site.
+    page.evaluate(
+        """async ([name, entries]) => {
+            const cache = await caches.open(name);
+            for (const [url, size] of entries) await cache.put(url, new Response(new Uint8Array(size).fill(7)));
+        }""",
+        [SNAPSHOT_CACHE, [[mine, 4096], [old, 64], [other_site, 64]]],
+    )
+    page.reload()
+    wait_ready(page)
+    assert boot_of(page) == "fresh"  # the damaged copy was not used
+    assert_page_matches_cpython(page, set_policy(page, {"question": "timeout-incident", "budget_words": 9}))
+    page.wait_for_function(
+        """async ([name, url]) => {
+            const hit = await (await caches.open(name)).match(url);
+            return hit !== undefined && (await hit.arrayBuffer()).byteLength > 10000000;
+        }""",
+        arg=[SNAPSHOT_CACHE, mine],
+        timeout=READY_TIMEOUT_MS,
+    )
+    assert sorted(saved_snapshots(page)) == sorted([mine, other_site])  # the old build's copy is gone
+
+    page.reload()
+    wait_ready(page)
+    assert boot_of(page) == "snapshot"
+    assert_page_matches_cpython(page, set_policy(page, {"question": "timeout-incident", "budget_words": 9}))
