@@ -27,7 +27,9 @@ def saved_snapshots(page: Page) -> dict[str, int]:
 
 
 def snapshot_url(page: Page) -> str:
-    return page.evaluate("() => new URL(JSON.parse(document.getElementById('boot').textContent).runtime.snapshotURL, document.baseURI).href")
+    return page.evaluate(
+        "() => new URL(JSON.parse(document.getElementById('boot').textContent).runtime.snapshotURL, document.baseURI).href"
+    )
 
 
 def wait_snapshot_saved(page: Page) -> None:
