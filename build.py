@@ -266,6 +266,7 @@ def render_page(
         stop_words=sorted(engine.STOP_WORDS),
         prerendered={**{k: Markup(v) for k, v in fragments["html"].items()}, "question": result["question"]["text"]},
         stages=fragments["stages"],
+        page_size=fragments["pageSize"],
         control_labels=CONTROL_LABELS,
         boot_json=Markup(boot_json),
         engine_version=engine.__version__,

@@ -33,4 +33,4 @@ const fragments = {
   guides: renderGuides(store.guides ?? []),
 };
 const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));
-process.stdout.write(JSON.stringify({ html, stages: STAGES }));
+process.stdout.write(JSON.stringify({ html, stages: STAGES, pageSize: PAGE_SIZE }));

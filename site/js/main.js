@@ -13,8 +13,13 @@ import { SHARE_PARAMS, iframeSnippet, readShareOptions, shareParams } from "./sh
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 import { forgetStore, readStoreFile, rememberStore, rememberedStore } from "./store-file.js";
 import {
+  adoptPrerendered,
+  place,
   readControls,
+  setDisabled,
+  setHidden,
   setPending,
+  setText,
   showChosen,
   showNotices,
   showPredictionChoices,
@@ -140,7 +145,9 @@ async function recompute() {
 
 /** Which policy the views show, as a query string: for tests and for the pending state. */
 function markShown() {
-  byId("experiment").dataset.shownPolicy = writeQuery(shown.policy, fields).slice(1);
+  const query = writeQuery(shown.policy, fields).slice(1);
+  const experiment = byId("experiment");
+  if (experiment.dataset.shownPolicy !== query) experiment.dataset.shownPolicy = query;
 }
 
 /** A new policy from the controls or a guided step: link, result, inspection. */
@@ -360,31 +367,27 @@ function predicted() {
 /** Guesses stay open before stage 4; at stage 4 they are locked and checked. */
 function showPrediction() {
   const final = player.stage === 4;
-  const choices = /** @type {HTMLFieldSetElement} */ (byId("prediction-choices"));
-  choices.disabled = final;
-  const verdict = byId("prediction-verdict");
+  setDisabled(/** @type {HTMLFieldSetElement} */ (byId("prediction-choices")), final);
   if (!final) {
-    verdict.textContent = predictionMade ? "Prediction recorded; it is checked when the inspection reaches stage 4." : "";
+    place("prediction-verdict", predictionMade ? "Prediction recorded; it is checked when the inspection reaches stage 4." : "");
     return;
   }
-  if (predictionMade) verdict.innerHTML = String(renderVerdict(checkPrediction(predicted(), shown), predicted()));
-  else verdict.textContent = "To predict, press Restart inspection, mark the records you expect, then Play.";
+  if (predictionMade) place("prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
+  else place("prediction-verdict", "To predict, press Restart inspection, mark the records you expect, then Play.");
 }
 
 // ------------------------------------------------------------------ baseline and notebook
 
 function showBaseline() {
-  const capture = byId("baseline-capture");
-  capture.textContent = notebook.baseline ? "Replace baseline" : "Capture baseline";
-  byId("baseline-clear").hidden = !notebook.baseline;
-  const panel = byId("baseline-comparison");
+  setText(byId("baseline-capture"), notebook.baseline ? "Replace baseline" : "Capture baseline");
+  setHidden(byId("baseline-clear"), !notebook.baseline);
   if (!notebook.baseline) {
-    panel.textContent = "";
+    place("baseline-comparison", "");
     return;
   }
   const before = /** @type {import("./observations.js").Snapshot} */ (notebook.baseline);
   const after = snapshot(shown);
-  panel.innerHTML = String(renderComparison(before, after, compare(before, after)));
+  place("baseline-comparison", renderComparison(before, after, compare(before, after)));
 }
 
 function persist() {
@@ -461,6 +464,8 @@ function applyGuideStep(/** @type {HTMLElement} */ button, /** @type {number} */
 // ------------------------------------------------------------------ start
 
 function start() {
+  // The views hold the build's result for the site's own store, as tools/prerender.mjs made it.
+  adoptPrerendered(boot.result, { tenantLabels: labelsOf(boot.store), chosenId: defaultChoice(boot.result), page: 0 });
   writeControls(policy, fields);
   markShown();
   showNotices([...fromLink.notices, ...sharing.notices]);

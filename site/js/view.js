@@ -26,11 +26,31 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const placed = new Map();
 
 /** @param {string} id @param {unknown} markup */
-function place(id, markup) {
+export function place(id, markup) {
   const html = String(markup);
   if (placed.get(id) === html) return;
   placed.set(id, html);
-  byId(id).innerHTML = html;
+  const element = byId(id);
+  if (html === "" && !element.firstChild) return;
+  element.innerHTML = html;
+}
+
+// Writing a value a node already has still costs a style and layout pass; these
+// write only what changed, so an identical answer leaves the page untouched.
+
+/** @param {HTMLElement} element @param {string} text */
+export function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** @param {HTMLElement} element @param {boolean} hidden */
+export function setHidden(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
+/** @param {HTMLButtonElement | HTMLFieldSetElement} element @param {boolean} disabled */
+export function setDisabled(element, disabled) {
+  if (element.disabled !== disabled) element.disabled = disabled;
 }
 
 const form = () => /** @type {HTMLFormElement} */ (byId("policy-form"));
@@ -94,6 +114,35 @@ function setFieldError(name, message) {
 }
 
 /**
+ * The markup of each result view, by container id.
+ * @param {Result} result
+ * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context
+ * @returns {[string, unknown][]}
+ */
+function resultViews(result, context) {
+  const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
+  return [
+    ["cards", renderCards(records, context.tenantLabels)],
+    ["diagram", renderDiagram(result)],
+    ["records-body", renderTableRows(records, context.chosenId)],
+    ["tray-body", renderTray(result, context.tenantLabels)],
+    ["chart", renderChart(records)],
+    ["score-breakdown", renderBreakdown(result, context.chosenId)],
+  ];
+}
+
+/**
+ * The page arrives with the build's result already in its views, made by this same
+ * renderer (tools/prerender.mjs). Remember that markup without touching the DOM, so
+ * when Python's first answer is the same, nothing is rebuilt or laid out again.
+ * @param {Result} result  the prerendered result
+ * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context  as at build time
+ */
+export function adoptPrerendered(result, context) {
+  for (const [id, markup] of resultViews(result, context)) placed.set(id, String(markup));
+}
+
+/**
  * Place a result in every view, keeping keyboard focus on the same record. Cards,
  * rows and chart show one page of records, so a store of thousands stays responsive.
  * @param {Result} result
@@ -101,15 +150,9 @@ function setFieldError(name, message) {
  */
 export function showResult(result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
-  const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
-  place("cards", renderCards(records, context.tenantLabels));
-  place("diagram", renderDiagram(result));
-  place("records-body", renderTableRows(records, context.chosenId));
-  place("tray-body", renderTray(result, context.tenantLabels));
-  place("chart", renderChart(records));
+  for (const [id, markup] of resultViews(result, context)) place(id, markup);
   showPager(result.records.length, context.page);
-  place("score-breakdown", renderBreakdown(result, context.chosenId));
-  byId("question-text").textContent = result.question.text;
+  setText(byId("question-text"), result.question.text);
   if (focusedRecord) {
     /** @type {HTMLElement | null} */ (document.querySelector(`[data-choose="${CSS.escape(focusedRecord)}"]`))?.focus();
   }
@@ -117,14 +160,13 @@ export function showResult(result, context) {
 
 /** @param {number} total @param {number} page */
 function showPager(total, page) {
-  const pager = byId("pager");
-  pager.hidden = total <= PAGE_SIZE;
+  setHidden(byId("pager"), total <= PAGE_SIZE);
   const first = page * PAGE_SIZE + 1;
   const last = Math.min(total, (page + 1) * PAGE_SIZE);
-  byId("pager-status").textContent = `Records ${first}–${last} of ${total}`;
-  /** @type {HTMLButtonElement} */ (byId("page-previous")).disabled = page === 0;
-  /** @type {HTMLButtonElement} */ (byId("page-next")).disabled = last >= total;
-  byId("cards-count").textContent = String(total);
+  setText(byId("pager-status"), `Records ${first}–${last} of ${total}`);
+  setDisabled(/** @type {HTMLButtonElement} */ (byId("page-previous")), page === 0);
+  setDisabled(/** @type {HTMLButtonElement} */ (byId("page-next")), last >= total);
+  setText(byId("cards-count"), String(total));
 }
 
 /**
@@ -173,7 +215,7 @@ export function showStatus(status) {
   byId("engine-status-text").textContent = status.text;
   const bar = /** @type {HTMLProgressElement} */ (byId("engine-progress"));
   if (status.step !== undefined) bar.value = status.step;
-  byId("engine-retry").hidden = status.state !== "failed";
+  setHidden(byId("engine-retry"), status.state !== "failed");
 }
 
 /**

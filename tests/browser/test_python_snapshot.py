@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -32,16 +33,16 @@ def snapshot_url(page: Page) -> str:
     )
 
 
-def wait_snapshot_saved(page: Page) -> None:
-    """The worker saves its copy just after the first answer; wait until this build's copy is there."""
-    page.wait_for_function(
-        """async ([name, url]) => {
-            const hit = await (await caches.open(name)).match(url);
-            return hit !== undefined;
-        }""",
-        arg=[SNAPSHOT_CACHE, snapshot_url(page)],
-        timeout=READY_TIMEOUT_MS,
-    )
+def wait_snapshot_saved(page: Page, url: str, min_bytes: int = 10_000_000) -> None:
+    """The worker saves its copy just after the first answer; wait until url holds one.
+
+    Polled from Python: wait_for_function would take an async predicate's promise
+    itself as a truthy answer.
+    """
+    deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
+    while saved_snapshots(page).get(url, 0) < min_bytes:
+        assert time.monotonic() < deadline, f"no snapshot of {min_bytes}+ bytes saved at {url}"
+        page.wait_for_timeout(100)
 
 
 def boot_of(page: Page) -> str | None:
@@ -53,7 +54,7 @@ def test_a_repeat_visit_restores_python_and_computes_the_same(context: BrowserCo
     page.goto(site_url)
     wait_ready(page)
     assert boot_of(page) == "fresh"
-    wait_snapshot_saved(page)
+    wait_snapshot_saved(page, snapshot_url(page))
     sizes = saved_snapshots(page)
     assert list(sizes) == [snapshot_url(page)]
     assert sizes[snapshot_url(page)] > 10_000_000  # the whole WebAssembly memory, not a stub
@@ -81,7 +82,7 @@ def test_a_damaged_or_old_copy_is_replaced_by_a_fresh_boot(context: BrowserConte
     mine = snapshot_url(page)
     old = mine.rsplit("/", 1)[0] + "/python-snapshot-000000000000.bin"
     other_site = mine.rsplit("/", 1)[0] + "/another-course/python-snapshot-000000000000.bin"
-    wait_snapshot_saved(page)
+    wait_snapshot_saved(page, mine)
     # A truncated copy of this build, a copy from an older build of this site, and one of another site.
     page.evaluate(
         """async ([name, entries]) => {
@@ -94,14 +95,7 @@ def test_a_damaged_or_old_copy_is_replaced_by_a_fresh_boot(context: BrowserConte
     wait_ready(page)
     assert boot_of(page) == "fresh"  # the damaged copy was not used
     assert_page_matches_cpython(page, set_policy(page, {"question": "timeout-incident", "budget_words": 9}))
-    page.wait_for_function(
-        """async ([name, url]) => {
-            const hit = await (await caches.open(name)).match(url);
-            return hit !== undefined && (await hit.arrayBuffer()).byteLength > 10000000;
-        }""",
-        arg=[SNAPSHOT_CACHE, mine],
-        timeout=READY_TIMEOUT_MS,
-    )
+    wait_snapshot_saved(page, mine)
     assert sorted(saved_snapshots(page)) == sorted([mine, other_site])  # the old build's copy is gone
 
     page.reload()
