@@ -114,11 +114,23 @@ function showOfflineStatus(/** @type {string} */ message) {
 
 // ------------------------------------------------------------------ results
 
+// A running engine answers within a frame or two. Marking the views as pending (an
+// outline and a note on two large panels) costs a style and layout pass to set and
+// another to clear, which would delay that very answer; so only an answer still
+// missing after this long, or one that must wait for Python to start, is marked.
+const PENDING_AFTER_MS = 150;
+let pendingTimer = 0;
+// Set by a policy change: the inspection replays once the new result is shown.
+let replayOnAnswer = false;
+
 /** Ask the worker for the current policy's result; only the latest answer is shown. */
 async function recompute() {
   const mine = ++sequence;
   const asked = performance.now();
-  setPending(!samePolicy(policy, shown.policy, fields));
+  clearTimeout(pendingTimer);
+  if (samePolicy(policy, shown.policy, fields)) setPending(false);
+  else if (engine.state !== "ready") setPending(true);
+  else pendingTimer = window.setTimeout(() => mine === sequence && setPending(true), PENDING_AFTER_MS);
   const request = `{"store":${storeText},"policy":${JSON.stringify(policy)}}`;
   let answer;
   try {
@@ -127,7 +139,9 @@ async function recompute() {
     return; // the status line already says why Python is not available
   }
   if (mine !== sequence) return;
+  clearTimeout(pendingTimer);
   if (answer.error) {
+    setPending(true); // the views still show the last result that could be computed
     showNotices([`The engine refused this configuration: ${answer.error.message}`]);
     return;
   }
@@ -136,6 +150,10 @@ async function recompute() {
   showResult(shown, { tenantLabels, chosenId, page: pageIndex });
   markShown();
   setPending(false);
+  if (replayOnAnswer) {
+    replayOnAnswer = false;
+    player.restartForNewResult();
+  }
   showBaseline();
   showPrediction();
   // From the input (or Python becoming ready) to updated views, for bench/ scripts.
@@ -154,11 +172,11 @@ function markShown() {
 function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
   policy = next;
   inputAt = at;
+  replayOnAnswer = true;
+  recompute(); // first: Python computes while the page updates its address and links
   // Keep the instructor's sharing options (hidden controls, embed…) in the address.
   history.replaceState(history.state, "", linkToCurrent(shareParams(sharing.options)));
   refreshShare();
-  player.restartForNewResult();
-  recompute();
 }
 
 function onControlsChanged(/** @type {Event} */ event) {
@@ -210,6 +228,9 @@ function panelOptions() {
 }
 
 function refreshShare() {
+  // Written only while the panel is open (and when it opens): setting a text field's
+  // value makes Chromium lay the page out, on every control change otherwise.
+  if (!(/** @type {HTMLDetailsElement} */ (byId("share")).open)) return;
   const options = panelOptions();
   /** @type {HTMLInputElement} */ (byId("share-link")).value = linkToCurrent(shareParams(options));
   const src = linkToCurrent(shareParams({ ...options, embed: true }));
@@ -225,6 +246,7 @@ function setUpSharing() {
   }
   byId("explanations").hidden = options.hideExplanations;
   byId("share").addEventListener("change", refreshShare);
+  byId("share").addEventListener("toggle", refreshShare);
   byId("copy-share-link").addEventListener("click", () =>
     copyText(/** @type {HTMLInputElement} */ (byId("share-link")).value, byId("share-status"), "Share link copied."),
   );

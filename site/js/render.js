@@ -55,7 +55,16 @@ export function badge(outcome) {
  * @param {Record<string, string>} tenantLabels
  */
 export function renderCards(records, tenantLabels) {
-  return html`${records.map(
+  return html`${cardItems(records, tenantLabels)}`;
+}
+
+/**
+ * One card per record, each a single element: the page replaces only cards that changed.
+ * @param {RecordResult[]} records
+ * @param {Record<string, string>} tenantLabels
+ */
+export function cardItems(records, tenantLabels) {
+  return records.map(
     (r) => html`<li class="card" data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}">
   <div class="card-head"><span class="card-id">${r.id}</span>${badge(r.outcome)}</div>
   <p class="card-text">${r.text}</p>
@@ -70,7 +79,7 @@ export function renderCards(records, tenantLabels) {
   <p class="card-rank">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
   <p class="reason card-reason">${r.reason}</p>
 </li>`,
-  )}`;
+  );
 }
 
 /** @param {Result} result */
@@ -101,7 +110,16 @@ export function renderDiagram(result) {
  * @param {string | null} chosenId the record whose score breakdown is open
  */
 export function renderTableRows(records, chosenId) {
-  return html`${records.map(
+  return html`${tableRowItems(records, chosenId)}`;
+}
+
+/**
+ * One table row per record, each a single element: the page replaces only rows that changed.
+ * @param {RecordResult[]} records
+ * @param {string | null} chosenId
+ */
+export function tableRowItems(records, chosenId) {
+  return records.map(
     (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
@@ -109,7 +127,7 @@ export function renderTableRows(records, chosenId) {
   <td class="num" data-label="Blended score">${fixed3(r.score)}</td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
-  )}`;
+  );
 }
 
 /**

@@ -3,15 +3,15 @@
 
 import {
   PAGE_SIZE,
+  cardItems,
   renderBreakdown,
-  renderCards,
   renderChart,
   renderDiagram,
   renderGuides,
   renderOptions,
   renderPredictionChoices,
-  renderTableRows,
   renderTray,
+  tableRowItems,
 } from "./render.js";
 import { parseValue } from "./state.js";
 
@@ -25,14 +25,45 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** The markup last placed in each container: an unchanged view is not rebuilt. */
 const placed = new Map();
 
-/** @param {string} id @param {unknown} markup */
+/**
+ * @param {string} id
+ * @param {unknown} markup  markup, or a list of one-element markups (cards, rows)
+ */
 export function place(id, markup) {
+  if (Array.isArray(markup)) {
+    placeItems(id, markup.map(String));
+    return;
+  }
   const html = String(markup);
   if (placed.get(id) === html) return;
   placed.set(id, html);
+  placedItems.delete(id);
   const element = byId(id);
   if (html === "" && !element.firstChild) return;
   element.innerHTML = html;
+}
+
+/** The items last placed in list containers, one markup per child element. */
+const placedItems = new Map();
+
+/**
+ * A list of one-element markups: when only some differ (a budget change moves a
+ * few records between the tray and "over budget"), only those elements are
+ * replaced; parsing and laying out every card and row again costs milliseconds.
+ * @param {string} id @param {string[]} items
+ */
+function placeItems(id, items) {
+  const before = placedItems.get(id);
+  const element = byId(id);
+  placedItems.set(id, items);
+  placed.set(id, items.join(""));
+  if (!before || before.length !== items.length || element.childNodes.length !== items.length) {
+    element.innerHTML = items.join("");
+    return;
+  }
+  items.forEach((item, i) => {
+    if (item !== before[i]) element.children[i].outerHTML = item;
+  });
 }
 
 // Writing a value a node already has still costs a style and layout pass; these
@@ -98,7 +129,7 @@ export function readControls(fields, fallback) {
       setFieldError(field.name, `${label} ${parsed.rule}.`);
     }
   }
-  byId("f-recency-value").textContent = String(policy.recency_weight);
+  setText(byId("f-recency-value"), String(policy.recency_weight));
   return { policy, errors };
 }
 
@@ -109,8 +140,8 @@ function setFieldError(name, message) {
   if (message) element.setAttribute("aria-invalid", "true");
   else element.removeAttribute("aria-invalid");
   if (!errorBox) return;
-  errorBox.textContent = message;
-  errorBox.hidden = !message;
+  setText(errorBox, message);
+  setHidden(errorBox, !message);
 }
 
 /**
@@ -122,9 +153,9 @@ function setFieldError(name, message) {
 function resultViews(result, context) {
   const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
   return [
-    ["cards", renderCards(records, context.tenantLabels)],
+    ["cards", cardItems(records, context.tenantLabels)],
     ["diagram", renderDiagram(result)],
-    ["records-body", renderTableRows(records, context.chosenId)],
+    ["records-body", tableRowItems(records, context.chosenId)],
     ["tray-body", renderTray(result, context.tenantLabels)],
     ["chart", renderChart(records)],
     ["score-breakdown", renderBreakdown(result, context.chosenId)],
@@ -139,7 +170,10 @@ function resultViews(result, context) {
  * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context  as at build time
  */
 export function adoptPrerendered(result, context) {
-  for (const [id, markup] of resultViews(result, context)) placed.set(id, String(markup));
+  for (const [id, markup] of resultViews(result, context)) {
+    if (Array.isArray(markup)) placedItems.set(id, markup.map(String));
+    placed.set(id, Array.isArray(markup) ? markup.join("") : String(markup));
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 import build
 import engine
 from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, rows_on_page, tray_on_page, wait_ready
+from tests.browser.test_page import set_policy
 from tests.conftest import FIXTURES, load_json
 
 SUPPORT = FIXTURES / "support-store.json"
@@ -135,6 +136,21 @@ def test_malformed_store_files_are_refused_with_every_problem(page: Page, site_u
     open_store(page, "two.json", two)
     expect(page.locator("#store-problems li")).to_have_count(2)
     assert_matches_engine(page, load_json(FIXTURES / "store.json"), {})
+
+
+def test_share_panel_follows_the_controls_while_open_and_when_reopened(page: Page, site_url: str) -> None:
+    """The link and snippet always carry the configuration on screen, however it changed."""
+    page.goto(site_url)
+    wait_ready(page)
+    page.locator("#share summary").click()
+    set_policy(page, {"budget_words": 17})
+    expect(page.locator("#share-link")).to_have_value(re.compile(r"budget_words=17&"))
+    expect(page.locator("#embed-snippet")).to_have_value(re.compile(r"budget_words=17&"))
+    page.locator("#share summary").click()  # closed: not rewritten on every change
+    set_policy(page, {"budget_words": 23})
+    page.locator("#share summary").click()  # reopened: brought up to date at once
+    expect(page.locator("#share-link")).to_have_value(re.compile(r"budget_words=23&"))
+    expect(page.locator("#embed-snippet")).to_have_value(re.compile(r"budget_words=23&"))
 
 
 def test_share_panel_builds_links_that_hide_controls_and_open_at_a_stage(page: Page, site_url: str) -> None:
