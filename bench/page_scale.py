@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
 from bench.engine_scale import synthetic_store
-from bench.page_load import launch, p90, served
+from bench.page_load import change_budget, launch, p90, served
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,14 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
             open_ms = (time.perf_counter() - started) * 1000
             page.evaluate("() => performance.clearMeasures('rw:update')")
-            budget = page.get_by_label("Context word budget", exact=True)
             for change in range(args.changes):
-                value = str(60 + change % 2 * 20)
-                budget.fill(value)
-                expect(page.locator("#experiment")).to_have_attribute(
-                    "data-shown-policy", re.compile(f"budget_words={value}&")
-                )
-                page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+                change_budget(page, 60 + change % 2 * 20)
             updates = page.evaluate("() => performance.getEntriesByName('rw:update').map((m) => m.duration)")
             browser.close()
     print(

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import __version__
+from .encode import dumps, encode_result
 from .model import (
     Coverage,
     ErrorResult,
@@ -53,8 +54,18 @@ def blend(cosine_value: float, recency_value: float, weight: float) -> float:
     return (1.0 - weight) * cosine_value + weight * recency_value
 
 
-def retrieve(store: Store, policy: Policy) -> Result:
-    """Score every record, apply the scope policies, rank and pack the tray."""
+@lru_cache(maxsize=1 << 14)
+def _words(text: str) -> int:
+    return word_count(text)  # the same texts on every policy change of a session
+
+
+def retrieve(store: Store, policy: Policy, *, copy_terms: bool = True) -> Result:
+    """Score every record, apply the scope policies, rank and pack the tray.
+
+    Each record's per-term parts are fresh copies, so a caller may edit them; with
+    ``copy_terms=False`` they are the cached originals, for callers that only read
+    (run_json encodes them).
+    """
     index = build_index(tuple(record.text for record in store.records))
     question = store.question(policy.question)
     scores = score_question(index, question.text)
@@ -72,7 +83,7 @@ def retrieve(store: Store, policy: Policy) -> Result:
             "age_hours": record.age_hours,
             "key": record.key,
             "text": record.text,
-            "words": word_count(record.text),
+            "words": _words(record.text),
             "cosine": cos,
             "recency": fresh,
             "score": blend(cos, fresh, policy.recency_weight),
@@ -80,7 +91,7 @@ def retrieve(store: Store, policy: Policy) -> Result:
             "stage": 0,
             "reason": "",
             "rank": None,
-            "terms": [dict(part) for part in parts],  # type: ignore[misc]  # copies: callers may edit
+            "terms": [dict(part) for part in parts] if copy_terms else list(parts),  # type: ignore[misc]
         }
         exclusion = check_scope(record, cos, policy, store, newest)
         if exclusion is None:
@@ -173,13 +184,16 @@ def internal_error(error: BaseException) -> ErrorResult:
 
 def run_json(text: str) -> str:
     """``run`` with JSON text on both sides: the function the page's worker calls."""
+    store: Store | None = None
     try:
-        result = _run_text(text)
+        result, store = _run_text(text)
     except (json.JSONDecodeError, TypeError) as error:
         result = error_result(InputError("InvalidJSON", [("request", f"is not valid JSON ({error})")]))
     except RecursionError as error:  # absurdly nested input
         result = internal_error(error)
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    if store is None or "error" in result:
+        return dumps(result)
+    return encode_result(result, store)
 
 
 # The page sends the same store with every policy change. Requests laid out as it
@@ -195,21 +209,22 @@ def _store_from_text(store_text: str) -> Store:
     return parse_store(json.loads(store_text))  # an InputError is raised, never cached
 
 
-def _run_text(text: str) -> Result | ErrorResult:
+def _run_text(text: str) -> tuple[Result | ErrorResult, Store | None]:
+    """The answer, and the cached store it was computed from (None off the fast path)."""
     global _last_store_text
     split = _split_store(text)
     if split is None:
-        return run(json.loads(text))
+        return run(json.loads(text)), None
     store_text, rest = split
     try:
         _check_request({**rest, "store": None})
         store = _store_from_text(store_text)
         _last_store_text = store_text
-        return retrieve(store, parse_policy(rest.get("policy"), store))
+        return retrieve(store, parse_policy(rest.get("policy"), store), copy_terms=False), store
     except InputError as error:
-        return error_result(error)
+        return error_result(error), None
     except Exception as error:  # the page must get an answer, never a hang
-        return internal_error(error)
+        return internal_error(error), None
 
 
 def _split_store(text: str) -> tuple[str, dict[str, Any]] | None:
