@@ -17,12 +17,16 @@ start as 0:
 * table_paint_ms = max(fcp_ms, table_frame_ms): the table cannot be seen before the
   page's first paint nor before a frame holding it. This is the figure held to ≤ 300 ms.
 * ready_ms: the page's User Timing mark rw:engine-ready (Python ready, engine imported).
+* python_start_ms: the page's mark rw:python-start, where it creates Python's worker
+  (after its own set-up and first frames).
 * longest_boot_task_ms: the longest 'longtask' entry (PerformanceObserver, buffered,
-  from the same init script) starting before rw:engine-ready; 0 when no main-thread
-  task reached 50 ms. long_tasks lists every one as [start, duration] up to Python's
-  first answer being shown; longest_task_ms / longest_task_cause are the longest of
-  them, attributed with Long Animation Frames: script time by invoker, and the time
-  its frame spent rendering (style, layout, paint).
+  from the same init script) still running at or after rw:python-start and starting
+  before rw:engine-ready, i.e. while Python boots; 0 when no main-thread task reached
+  50 ms. longest_task_before_python_ms: the same for tasks over before Python starts
+  (parsing and the first frame of a cold renderer). long_tasks lists every one as
+  [start, duration] up to Python's first answer being shown; longest_task_ms /
+  longest_task_cause are the longest of them, attributed with Long Animation Frames:
+  script time by invoker, and the time its frame spent rendering (style, layout, paint).
 * update_median_ms / update_p90_ms: 50 changes of "Context word budget" through the
   control, alternating between the default and 20 words less (or more). After each, wait for #experiment's
   data-shown-policy to carry the new budget (a MutationObserver in the page, not
@@ -110,6 +114,7 @@ READ_METRICS = """() => {
   return {
     fcp: first("first-contentful-paint"),
     ready: first("rw:engine-ready"),
+    pythonStart: first("rw:python-start"),
     tableInDom: b.tableInDom,
     tableFrame: b.tableFrame,
     longTasks: b.longTasks,
@@ -170,6 +175,7 @@ def read_load_metrics(page: Page) -> dict[str, Any]:
     """Paint, readiness and long-task figures of the page's current document, in ms."""
     raw = page.evaluate(READ_METRICS)
     fcp, ready, frame, tasks = raw["fcp"], raw["ready"], raw["tableFrame"], raw["longTasks"]
+    python_start = raw["pythonStart"]
     longest = max(tasks, key=lambda task: task[1], default=None)
     return {
         "fcp_ms": ms(fcp),
@@ -177,7 +183,13 @@ def read_load_metrics(page: Page) -> dict[str, Any]:
         "table_frame_ms": ms(frame),
         "table_paint_ms": ms(max(fcp, frame)),
         "ready_ms": ms(ready),
-        "longest_boot_task_ms": ms(max((task[1] for task in tasks if task[0] < ready), default=0)),
+        "python_start_ms": ms(python_start),
+        "longest_task_before_python_ms": ms(
+            max((length for start, length in tasks if start + length <= python_start), default=0)
+        ),
+        "longest_boot_task_ms": ms(
+            max((length for start, length in tasks if start + length > python_start and start < ready), default=0)
+        ),
         "longest_task_ms": ms(longest[1]) if longest else 0,
         "longest_task_cause": task_cause(longest, raw["frames"]) if longest else None,
         "long_tasks": [[ms(start), ms(duration)] for start, duration in tasks],
@@ -294,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
         "fcp_ms": spread(figure("fcp_ms")),
         "table_frame_ms": spread(figure("table_frame_ms")),
         "ready_ms": spread(figure("ready_ms")),
+        "python_start_ms": spread(figure("python_start_ms")),
         "longest_task_ms": spread(figure("longest_task_ms")),
+        "longest_task_before_python_ms": spread(figure("longest_task_before_python_ms")),
         "longest_boot_task_ms": with_target(
             figure("longest_boot_task_ms"), 0, f"no main-thread task over {LONG_TASK_MS} ms while booting (0)"
         ),

@@ -96,11 +96,13 @@ export function writeControls(policy, fields) {
   for (const field of fields) {
     const element = control(field.name);
     const value = policy[field.name];
-    if (field.kind === "bool") /** @type {HTMLInputElement} */ (element).checked = Boolean(value);
-    else element.value = String(value);
+    if (field.kind === "bool") {
+      const box = /** @type {HTMLInputElement} */ (element);
+      if (box.checked !== Boolean(value)) box.checked = Boolean(value);
+    } else if (element.value !== String(value)) element.value = String(value);
     setFieldError(field.name, "");
   }
-  byId("f-recency-value").textContent = String(policy.recency_weight);
+  setText(byId("f-recency-value"), String(policy.recency_weight));
 }
 
 /**
@@ -170,10 +172,20 @@ function resultViews(result, context) {
  * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context  as at build time
  */
 export function adoptPrerendered(result, context) {
-  for (const [id, markup] of resultViews(result, context)) {
+  // Rendered when the first result is placed, not now: the page's start-up stays short.
+  prerendered = { result, context };
+}
+
+/** @type {{result: Result, context: {tenantLabels: Record<string, string>, chosenId: string, page: number}} | null} */
+let prerendered = null;
+
+function rememberPrerendered() {
+  if (!prerendered) return;
+  for (const [id, markup] of resultViews(prerendered.result, prerendered.context)) {
     if (Array.isArray(markup)) placedItems.set(id, markup.map(String));
     placed.set(id, Array.isArray(markup) ? markup.join("") : String(markup));
   }
+  prerendered = null;
 }
 
 /**
@@ -184,6 +196,7 @@ export function adoptPrerendered(result, context) {
  */
 export function showResult(result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
+  rememberPrerendered();
   for (const [id, markup] of resultViews(result, context)) place(id, markup);
   showPager(result.records.length, context.page);
   setText(byId("question-text"), result.question.text);
