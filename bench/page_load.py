@@ -175,7 +175,8 @@ def read_load_metrics(page: Page) -> dict[str, Any]:
     """Paint, readiness and long-task figures of the page's current document, in ms."""
     raw = page.evaluate(READ_METRICS)
     fcp, ready, frame, tasks = raw["fcp"], raw["ready"], raw["tableFrame"], raw["longTasks"]
-    python_start = raw["pythonStart"]
+    # A page without the mark (bench/first_visit.py's stock page) starts Python at once.
+    python_start = raw["pythonStart"] if raw["pythonStart"] is not None else 0.0
     longest = max(tasks, key=lambda task: task[1], default=None)
     return {
         "fcp_ms": ms(fcp),
