@@ -116,6 +116,17 @@ def wait_ready(page: Page) -> None:
     expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "", timeout=10_000)
 
 
+def wait_answered(page: Page) -> None:
+    """The views show Python's answer to the latest change of the controls.
+
+    The address carries a change at once; the inspection replays when the new result
+    arrives, so a test that moves a fake clock waits for the answer first.
+    """
+    query = page.evaluate("() => location.search.slice(1)")
+    if query:  # empty: no change was applied since the page loaded (a step may equal the defaults)
+        expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query)
+
+
 def rows_on_page(page: Page) -> list[dict[str, Any]]:
     return page.locator("#records-body tr").evaluate_all(
         """rows => rows.map(r => ({id: r.dataset.recordId, outcome: r.dataset.outcome,

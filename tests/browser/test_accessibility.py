@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ConsoleWatch, tray_on_page, wait_ready
+from tests.browser.conftest import ConsoleWatch, tray_on_page, wait_answered, wait_ready
 from tests.browser.test_page import full_policy, query_of
 from tests.conftest import ROOT
 
@@ -168,6 +168,7 @@ def test_no_wcag_violations_at_each_stage(
     notebook.fill("Expect M5 alone once the budget is nine words.")
     page.get_by_role("button", name="Add current observation").click()
     page.get_by_label("Context word budget", exact=True).fill("9")  # starts the inspection at stage 1
+    wait_answered(page)
     page.get_by_role("checkbox", name=re.compile(r"^M5 ")).check()  # a prediction, checked at stage 4
     page.clock.run_for(100 if stage == 1 else (stage - 1) * 10_000 + 100)
     stage_is(page, stage)
@@ -424,6 +425,7 @@ def test_live_regions(new_context: Callable[..., BrowserContext], site_url: str)
     assert announcer.evaluate("el => el.closest('[aria-hidden=\"true\"], [hidden]') === null")
     expect(announcer).to_have_text("")  # the opening stage is not announced
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
     page.clock.run_for(10_100)
     stage_is(page, 2)
     expect(announcer).to_contain_text("Stage 2")

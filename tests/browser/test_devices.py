@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ConsoleWatch, wait_ready
+from tests.browser.conftest import ConsoleWatch, wait_answered, wait_ready
 from tests.browser.test_page import full_policy, query_of
 from tests.conftest import ROOT
 
@@ -182,6 +182,7 @@ def test_full_page_screenshots(
     stage4 = SCREENSHOTS / f"stage4-{width}.png"
     full_page_screenshot(page, stage4)
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
     page.clock.run_for(10_100)
     expect(page.locator("#experiment")).to_have_attribute("data-stage", "2")
     shows_policy(page, {"budget_words": 9})

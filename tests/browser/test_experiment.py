@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import CHROMIUM_ARGS, tray_on_page, wait_ready  # noqa: F401
+from tests.browser.conftest import CHROMIUM_ARGS, tray_on_page, wait_answered, wait_ready  # noqa: F401
 from tests.browser.test_page import set_policy
 
 STAGE = "#experiment"
@@ -45,6 +45,7 @@ def test_input_change_plays_four_stages_over_thirty_seconds(timed_page: Page) ->
     """At 1×, stages change at 10, 20 and 30 s; the tray is shown only at stage 4."""
     page = timed_page
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
     stage_is(page, 1)
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
     expect(page.locator("#tray-body")).to_be_hidden()
@@ -67,6 +68,7 @@ def test_pause_settles_time_and_speed_change_keeps_the_old_pace(timed_page: Page
     """Pause freezes elapsed time; a speed change settles time already played at the old pace."""
     page = timed_page
     page.get_by_label("Context word budget", exact=True).fill("12")
+    wait_answered(page)
     page.clock.run_for(4_000)
     page.get_by_role("button", name="Pause").click()
     expect(page.locator("#clock")).to_have_text("4.0 s of 30 s")
@@ -91,6 +93,7 @@ def test_next_stage_and_restart(timed_page: Page) -> None:
     page = timed_page
     page.get_by_label("Speed", exact=True).select_option("2")
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
     page.clock.run_for(1_500)  # 3 inspection seconds at 2×
     page.get_by_role("button", name="Next stage").click()
     expect(page.locator("#clock")).to_have_text("10.0 s of 30 s")
@@ -119,6 +122,7 @@ def test_hidden_tab_pauses(timed_page: Page) -> None:
     """When the tab is hidden, playback pauses and time stops."""
     page = timed_page
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
     page.clock.run_for(3_000)
     page.evaluate(
         """() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
@@ -179,6 +183,7 @@ def test_prediction_is_checked_at_stage_four(timed_page: Page) -> None:
     # An empty-tray prediction for budget 8 holds exactly.
     page.get_by_role("button", name="Clear prediction").click()
     page.get_by_label("Context word budget", exact=True).fill("8")
+    wait_answered(page)
     page.get_by_role("checkbox", name=re.compile(r"^M1 ")).check()
     page.get_by_role("checkbox", name=re.compile(r"^M1 ")).uncheck()
     page.clock.run_for(30_100)
@@ -301,6 +306,7 @@ def test_guided_experiments_apply_their_steps(timed_page: Page) -> None:
     for guide, trays in expected.items():
         for index, tray in enumerate(trays):
             page.locator(f'[data-guide-step="{guide}:{index}"]').click()
+            wait_answered(page)
             page.clock.run_for(30_100)
             stage_is(page, 4)
             assert tray_on_page(page) == tray, (guide, index)

@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import build
 import engine
-from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, rows_on_page, tray_on_page, wait_ready
+from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, rows_on_page, tray_on_page, wait_answered, wait_ready
 from tests.browser.test_page import set_policy
 from tests.conftest import FIXTURES, load_json
 
@@ -211,6 +211,7 @@ def test_course_site_for_another_store_walks_its_guides(page: Page, support_site
     for guide in support["guides"]:
         for index, step in enumerate(guide["steps"]):
             page.locator(f'[data-guide-step="{guide["id"]}:{index}"]').click()
+            wait_answered(page)
             page.clock.run_for(30_100)
             expect(page.locator("#experiment")).to_have_attribute("data-stage", "4")
             assert_matches_engine(page, support, step["policy"])
