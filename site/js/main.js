@@ -2,6 +2,7 @@
 // engine worker and keeps every view, the playback and the experiment tools in step.
 
 import { EngineClient } from "./engine-client.js";
+import { html } from "./html.js";
 import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
 import { setUpFullscreen } from "./fullscreen.js";
@@ -391,11 +392,11 @@ function showPrediction() {
   const final = player.stage === 4;
   setDisabled(/** @type {HTMLFieldSetElement} */ (byId("prediction-choices")), final);
   if (!final) {
-    place("prediction-verdict", predictionMade ? "Prediction recorded; it is checked when the inspection reaches stage 4." : "");
+    place("prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
     return;
   }
   if (predictionMade) place("prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
-  else place("prediction-verdict", "To predict, press Restart inspection, mark the records you expect, then Play.");
+  else place("prediction-verdict", html`To predict, press Restart inspection, mark the records you expect, then Play.`);
 }
 
 // ------------------------------------------------------------------ baseline and notebook

@@ -24,6 +24,8 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** The markup last placed in each container: an unchanged view is not rebuilt. */
 const placed = new Map();
+/** The items last placed in list containers (cards, rows), one markup per child element. */
+const placedItems = new Map();
 
 /**
  * @param {string} id
@@ -42,9 +44,6 @@ export function place(id, markup) {
   if (html === "" && !element.firstChild) return;
   element.innerHTML = html;
 }
-
-/** The items last placed in list containers, one markup per child element. */
-const placedItems = new Map();
 
 /**
  * A list of one-element markups: when only some differ (a budget change moves a
