@@ -372,6 +372,7 @@ def test_every_outcome_badge_has_visible_text(new_context: Callable[..., Browser
     page = timed(new_context().new_page(), site_url)
     page.get_by_role("button", name="Capture baseline").click()
     page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)  # the new result replays from stage 1 when it arrives
     page.get_by_role("button", name="4 · Final context").click()
     stage_is(page, 4)
     shows_policy(page, {"budget_words": 9})
