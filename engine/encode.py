@@ -36,8 +36,8 @@ _fixed: dict[tuple[int, str], tuple[Store, list[tuple[str, str]]]] = {}
 def encode_result(result: Result, store: Store) -> str:
     """``dumps(result)``, reusing the encoded fixed parts of ``store``'s records."""
     rows = result["records"]
-    if any(tuple(row) != RECORD_KEYS for row in rows):
-        return dumps(result)  # not laid out as retrieve() writes it: encode it all
+    if rows and tuple(rows[0]) != RECORD_KEYS:
+        return dumps(result)  # not laid out as retrieve() writes it (one literal makes every row)
     fixed = _fixed_parts(store, result["question"]["id"], rows)
     records = ",".join(head + _decided(row) + tail for (head, tail), row in zip(fixed, rows, strict=True))
     keys = list(result)

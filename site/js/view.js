@@ -39,7 +39,6 @@ export function place(id, markup) {
   const html = String(markup);
   if (placed.get(id) === html) return;
   placed.set(id, html);
-  placedItems.delete(id);
   const element = byId(id);
   if (html === "" && !element.firstChild) return;
   element.innerHTML = html;
@@ -55,7 +54,6 @@ function placeItems(id, items) {
   const before = placedItems.get(id);
   const element = byId(id);
   placedItems.set(id, items);
-  placed.set(id, items.join(""));
   if (!before || before.length !== items.length || element.childNodes.length !== items.length) {
     element.innerHTML = items.join("");
     return;
@@ -182,7 +180,7 @@ function rememberPrerendered() {
   if (!prerendered) return;
   for (const [id, markup] of resultViews(prerendered.result, prerendered.context)) {
     if (Array.isArray(markup)) placedItems.set(id, markup.map(String));
-    placed.set(id, Array.isArray(markup) ? markup.join("") : String(markup));
+    else placed.set(id, String(markup));
   }
   prerendered = null;
 }

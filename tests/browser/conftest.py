@@ -6,10 +6,12 @@ page fails the test that produced it.
 
 from __future__ import annotations
 
+import datetime
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 READY_TIMEOUT_MS = 60_000
+# The morning the page's clock is set to by tests that drive playback with Playwright's clock.
+CLOCK_START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
 
 
 def chromium_executable() -> str:
@@ -108,6 +112,51 @@ def context(browser: Browser, console: ConsoleWatch) -> Iterator[BrowserContext]
 @pytest.fixture
 def page(context: BrowserContext) -> Page:
     return context.new_page()
+
+
+@pytest.fixture
+def new_context(browser: Browser, console: ConsoleWatch) -> Iterator[Callable[..., BrowserContext]]:
+    """Contexts with any options, closed at the end; console errors fail the test as above."""
+    made: list[BrowserContext] = []
+
+    def make(**options: Any) -> BrowserContext:
+        context = browser.new_context(**options)
+        context.on("page", console.attach)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+    assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+@contextmanager
+def shared_ready_page(browser: Browser, url: str, **options: Any) -> Iterator[Page]:
+    """One ready page for a module's read-only checks, so Python boots once for all of them."""
+    context = browser.new_context(**options)
+    page = context.new_page()
+    watch = ConsoleWatch()
+    watch.attach(page)
+    page.goto(url)
+    wait_ready(page)
+    yield page
+    context.close()
+    assert not watch.unexpected(), "\n".join(watch.unexpected())
+
+
+def open_with_paused_clock(page: Page, url: str) -> Page:
+    """A ready page whose clock stands still until the test advances it (page.clock.run_for)."""
+    page.clock.install(time=CLOCK_START)
+    page.goto(url)
+    wait_ready(page)
+    # Time flowed while Python booted; from here on it moves only by run_for.
+    page.clock.pause_at(CLOCK_START + datetime.timedelta(hours=1))
+    return page
+
+
+def stage_is(page: Page, stage: int) -> None:
+    expect(page.locator("#experiment")).to_have_attribute("data-stage", str(stage))
 
 
 def wait_ready(page: Page) -> None:

@@ -22,13 +22,21 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ConsoleWatch, tray_on_page, wait_answered, wait_ready
-from tests.browser.test_page import full_policy, query_of
+from tests.browser.conftest import (
+    CLOCK_START,
+    ConsoleWatch,
+    open_with_paused_clock,
+    shared_ready_page,
+    stage_is,
+    tray_on_page,
+    wait_answered,
+    wait_ready,
+)
+from tests.browser.test_page import shows_policy
 from tests.conftest import ROOT
 
 AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
 
 # Added before page.clock.install, so it runs before the fake clock replaces the timers.
 KEEP_REAL_TIMERS = """
@@ -70,42 +78,17 @@ def axe_source() -> str:
 
 
 @pytest.fixture
-def new_context(browser: Browser, console: ConsoleWatch, axe_source: str) -> Iterator[Callable[..., BrowserContext]]:
-    """Contexts with axe and the real timers injected; console errors fail the test as in conftest."""
-    made: list[BrowserContext] = []
+def new_context(new_context: Callable[..., BrowserContext], axe_source: str) -> Callable[..., BrowserContext]:
+    """conftest's contexts, 1280×900 unless told, with axe and the real timers injected."""
 
     def make(**options: Any) -> BrowserContext:
         options.setdefault("viewport", {"width": 1280, "height": 900})
-        context = browser.new_context(**options)
-        context.on("page", console.attach)
+        context = new_context(**options)
         context.add_init_script(script=KEEP_REAL_TIMERS)
         context.add_init_script(script=axe_source)
-        made.append(context)
         return context
 
-    yield make
-    for context in made:
-        context.close()
-    assert not console.unexpected(), "\n".join(console.unexpected())
-
-
-def timed(page: Page, site_url: str) -> Page:
-    """Ready page whose clock stands still until the test advances it (as in test_experiment)."""
-    page.clock.install(time=START)
-    page.goto(site_url)
-    wait_ready(page)
-    page.clock.pause_at(START + datetime.timedelta(hours=1))
-    return page
-
-
-def stage_is(page: Page, stage: int) -> None:
-    expect(page.locator("#experiment")).to_have_attribute("data-stage", str(stage))
-
-
-def shows_policy(page: Page, partial: dict[str, Any]) -> None:
-    """The views show the result for this policy (the worker has answered)."""
-    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
-    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+    return make
 
 
 def run_axe(page: Page) -> list[dict[str, Any]]:
@@ -161,7 +144,7 @@ def test_no_wcag_violations_at_each_stage(
     new_context: Callable[..., BrowserContext], site_url: str, scheme: str, stage: int
 ) -> None:
     """axe (WCAG 2.0/2.1 A and AA) finds nothing, with a baseline, notes and a prediction on the page."""
-    page = timed(new_context(color_scheme=scheme).new_page(), site_url)
+    page = open_with_paused_clock(new_context(color_scheme=scheme).new_page(), site_url)
     assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
     page.get_by_role("button", name="Capture baseline").click()
     notebook = page.get_by_role("textbox", name="Notebook")
@@ -224,7 +207,7 @@ def assert_focus_visible(page: Page) -> None:
 
 def test_guided_experiment_with_the_keyboard_alone(new_context: Callable[..., BrowserContext], site_url: str) -> None:
     """'Scope the task before widening recall', steps 1–4, with Tab, Shift+Tab, Enter, Space and N only."""
-    page = timed(new_context().new_page(), site_url)
+    page = open_with_paused_clock(new_context().new_page(), site_url)
     guide = "scope-before-recall"
     expect(page.locator(f'[data-guide="{guide}"] h3')).to_have_text("Scope the task before widening recall")
     steps = [
@@ -307,16 +290,8 @@ def test_keyboard_focus_is_visible(shared_keyboard_page: Page, selector: str) ->
 
 @pytest.fixture(scope="module")
 def shared_keyboard_page(browser: Browser, site_url: str) -> Iterator[Page]:
-    """One ready page for the read-only focus checks."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site_url)
-    wait_ready(page)
-    yield page
-    context.close()
-    assert not errors, errors
+    with shared_ready_page(browser, site_url, viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 # ------------------------------------------------------------------ scroll regions
@@ -330,15 +305,8 @@ SCROLL_REGIONS = {
 
 @pytest.fixture(scope="module")
 def phone_page(browser: Browser, site_url: str) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 375, "height": 800}, has_touch=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site_url)
-    wait_ready(page)
-    yield page
-    context.close()
-    assert not errors, errors
+    with shared_ready_page(browser, site_url, viewport={"width": 375, "height": 800}, has_touch=True) as page:
+        yield page
 
 
 @pytest.mark.parametrize("selector", SCROLL_REGIONS.values(), ids=SCROLL_REGIONS.keys())
@@ -369,7 +337,7 @@ def test_scroll_region_is_named_focusable_and_scrolls_with_arrow_right(phone_pag
 
 def test_every_outcome_badge_has_visible_text(new_context: Callable[..., BrowserContext], site_url: str) -> None:
     """Cards, table rows, the score breakdown and the baseline comparison name each outcome in words."""
-    page = timed(new_context().new_page(), site_url)
+    page = open_with_paused_clock(new_context().new_page(), site_url)
     page.get_by_role("button", name="Capture baseline").click()
     page.get_by_label("Context word budget", exact=True).fill("9")
     wait_answered(page)  # the new result replays from stage 1 when it arrives
@@ -412,13 +380,13 @@ def test_every_outcome_badge_has_visible_text(new_context: Callable[..., Browser
 def test_live_regions(new_context: Callable[..., BrowserContext], site_url: str) -> None:
     """The stage announcer is polite, rendered (not display:none), quiet at opening, and speaks at a change."""
     page = new_context().new_page()
-    page.clock.install(time=START)
+    page.clock.install(time=CLOCK_START)
     page.goto(site_url)
     status = page.locator("#engine-status")
     expect(status).to_have_attribute("role", "status")
     expect(page.get_by_role("status").filter(has_text=re.compile("Python"))).to_have_count(1)
     wait_ready(page)
-    page.clock.pause_at(START + datetime.timedelta(hours=1))
+    page.clock.pause_at(CLOCK_START + datetime.timedelta(hours=1))
     expect(status).to_contain_text(re.compile(r"Python \d"))
     announcer = page.locator("#stage-announcer")
     expect(announcer).to_have_attribute("aria-live", "polite")

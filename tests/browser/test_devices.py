@@ -5,50 +5,26 @@ Screenshots go to test-output/screenshots/ in the repository (git-ignored) for a
 
 from __future__ import annotations
 
-import datetime
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import ConsoleWatch, wait_answered, wait_ready
-from tests.browser.test_page import full_policy, query_of
+from tests.browser.conftest import open_with_paused_clock, wait_answered, wait_ready
+from tests.browser.test_page import shows_policy
 from tests.conftest import ROOT
 
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
-START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
 VIEWPORTS = {"phone-375": (375, 800), "tablet-768": (768, 1024)}
 MIN_TARGET = 44  # CSS px, WCAG 2.5.5 (and Apple's and Google's touch guidance)
-
-
-@pytest.fixture
-def new_context(browser: Browser, console: ConsoleWatch) -> Iterator[Callable[..., BrowserContext]]:
-    """Contexts closed at the end; console errors fail the test as in conftest."""
-    made: list[BrowserContext] = []
-
-    def make(**options: Any) -> BrowserContext:
-        context = browser.new_context(**options)
-        context.on("page", console.attach)
-        made.append(context)
-        return context
-
-    yield make
-    for context in made:
-        context.close()
-    assert not console.unexpected(), "\n".join(console.unexpected())
 
 
 def device(width: int, height: int) -> dict[str, Any]:
     touch = width < 1024
     return {"viewport": {"width": width, "height": height}, "has_touch": touch, "is_mobile": touch}
-
-
-def shows_policy(page: Page, partial: dict[str, Any]) -> None:
-    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
-    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
 
 
 # ------------------------------------------------------------------ no sideways scrolling
@@ -173,11 +149,7 @@ def test_full_page_screenshots(
     """Stage 4 (the default result) and stage 2 (budget 9, 10.1 s in) as full-page PNGs for review."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     width = size[0]
-    page = new_context(**device(*size)).new_page()
-    page.clock.install(time=START)
-    page.goto(site_url)
-    wait_ready(page)
-    page.clock.pause_at(START + datetime.timedelta(hours=1))
+    page = open_with_paused_clock(new_context(**device(*size)).new_page(), site_url)
     expect(page.locator("#experiment")).to_have_attribute("data-stage", "4")
     stage4 = SCREENSHOTS / f"stage4-{width}.png"
     full_page_screenshot(page, stage4)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 from pathlib import Path
@@ -10,28 +9,22 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import CHROMIUM_ARGS, tray_on_page, wait_answered, wait_ready  # noqa: F401
+from tests.browser.conftest import (  # noqa: F401
+    CHROMIUM_ARGS,
+    open_with_paused_clock,
+    stage_is,
+    tray_on_page,
+    wait_answered,
+    wait_ready,
+)
 from tests.browser.test_page import set_policy
 
 STAGE = "#experiment"
 
 
-def stage_is(page: Page, stage: int) -> None:
-    expect(page.locator(STAGE)).to_have_attribute("data-stage", str(stage))
-
-
-START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
-
-
 @pytest.fixture
 def timed_page(page: Page, site_url: str) -> Page:
-    """A ready page whose clock stands still until the test advances it."""
-    page.clock.install(time=START)
-    page.goto(site_url)
-    wait_ready(page)
-    # Time flowed while Python booted; from here on it moves only by run_for.
-    page.clock.pause_at(START + datetime.timedelta(hours=1))
-    return page
+    return open_with_paused_clock(page, site_url)
 
 
 def test_page_opens_on_the_final_stage(timed_page: Page) -> None:

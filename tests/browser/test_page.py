@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import engine
-from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, tray_on_page, wait_ready
+from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, shared_ready_page, tray_on_page, wait_ready
 from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
 
 STORE = load_json(FIXTURES / "store.json")
@@ -55,6 +55,12 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     page.get_by_label("Maximum retrieved records", exact=True).fill(js_text(policy["max_records"]))
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
     return policy
+
+
+def shows_policy(page: Page, partial: dict[str, Any]) -> None:
+    """The views show the result for this policy (the worker has answered)."""
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
+    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
 
 
 def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
@@ -114,17 +120,8 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
 
 @pytest.fixture(scope="module")
 def shared_page(browser: Browser, site_url: str) -> Iterator[Page]:
-    """One page for many read-only checks, so Python boots once for all of them."""
-    context = browser.new_context()
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(site_url)
-    wait_ready(page)
-    yield page
-    context.close()
-    assert not errors, errors
+    with shared_ready_page(browser, site_url) as page:
+        yield page
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
