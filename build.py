@@ -37,7 +37,7 @@ DEFAULT_STORE = ROOT / "fixtures" / "store.json"
 DEFAULT_OUT = ROOT / "dist"
 
 # The runtime files the page loads besides the standard library (built as bytecode,
-# see build_stdlib): no lock file (an inline one is passed), no source maps, type
+# see build_bytecode): no lock file (an inline one is passed), no source maps, type
 # files or demo consoles.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 
@@ -105,8 +105,8 @@ def build(
     wheel = build_wheel(out / "wheels")
     say(f"· Pyodide {pyodide['version']} runtime files")
     runtime_dir = copy_runtime(out / "pyodide" / pyodide["version"])
-    say("· standard library as bytecode, compiled by that Pyodide under Node")
-    stdlib = build_stdlib(wheel, store, runtime_dir)
+    say("· standard library and engine as bytecode, compiled by that Pyodide under Node")
+    stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir)
     say("· prerendering the default configuration")
     result = engine.run({"store": store, "policy": {}})
     labels = {t["id"]: t["label"] for t in store["tenants"]}
@@ -119,11 +119,12 @@ def build(
         "indexURL": f"{rel(runtime_dir, out)}/",
         "stdLibURL": rel(stdlib, out),
         "wheelURL": rel(wheel, out),
+        "engineBytecodeURL": rel(engine_bytecode, out),
         "abiVersion": pyodide["abi_version"],
         # Where the worker keeps a memory snapshot of this exact Python + engine in
         # the browser's Cache Storage (never a file on the server): named by what it
         # contains, so a new runtime, stdlib or engine never restores an old one.
-        "snapshotURL": f"python-snapshot-{content_hash('|'.join((pyodide['version'], rel(wheel, out), rel(stdlib, out))).encode())}.bin",
+        "snapshotURL": f"python-snapshot-{content_hash('|'.join((pyodide['version'], rel(wheel, out), rel(stdlib, out), rel(engine_bytecode, out))).encode())}.bin",
     }
     index = out / "index.html"
     index.write_text(render_page(store, result, fragments, runtime, pyodide), encoding="utf-8")
@@ -192,18 +193,28 @@ def copy_runtime(directory: Path) -> Path:
     return directory
 
 
-def build_stdlib(wheel: Path, store: Any, directory: Path) -> Path:
-    """The trimmed bytecode stdlib zip, named by its content hash so caches never mix versions."""
+def build_bytecode(wheel: Path, store: Any, directory: Path) -> tuple[Path, Path]:
+    """The trimmed bytecode stdlib zip and the engine's bytecode zip (tools/build-bytecode.mjs),
+    each named by its content hash so caches never mix versions."""
     sample = {"store": store, "policy": {"store": "all", "previous_sessions": True}}
     with tempfile.TemporaryDirectory() as scratch:
         request = Path(scratch) / "request.json"
         request.write_text(json.dumps(sample))
-        target = Path(scratch) / "stdlib.zip"
-        run_node(ROOT / "tools" / "build-stdlib.mjs", str(PYODIDE_PACKAGE), str(wheel), str(request), str(target))
-        data = target.read_bytes()
-    path = directory / f"stdlib-{content_hash(data)}.zip"
-    path.write_bytes(data)
-    return path
+        stdlib, engine_code = Path(scratch) / "stdlib.zip", Path(scratch) / "engine.zip"
+        run_node(
+            ROOT / "tools" / "build-bytecode.mjs",
+            str(PYODIDE_PACKAGE),
+            str(wheel),
+            str(request),
+            str(stdlib),
+            str(engine_code),
+        )
+        paths = []
+        for name, built in (("stdlib", stdlib), ("engine-bytecode", engine_code)):
+            data = built.read_bytes()
+            paths.append(directory / f"{name}-{content_hash(data)}.zip")
+            paths[-1].write_bytes(data)
+    return paths[0], paths[1]
 
 
 def run_node(script: Path, *args: str, stdin: str | None = None) -> str:
@@ -245,12 +256,12 @@ def render_page(
         "store": store,
         "limits": limits,
         "result": result,
-        "runtime": runtime,
         "buildId": BUILD_ID_PLACEHOLDER,
         "storeLabels": STORE_LABELS,
     }
     # "<" escaped so no text in the store can close the script element.
     boot_json = json.dumps(boot, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    runtime_json = json.dumps(runtime, separators=(",", ":")).replace("<", "\\u003c")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(SITE / "templates"),
         autoescape=True,
@@ -269,6 +280,7 @@ def render_page(
         page_size=fragments["pageSize"],
         control_labels=CONTROL_LABELS,
         boot_json=Markup(boot_json),
+        runtime_json=Markup(runtime_json),
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],
         pyodide_python=pyodide["python"],

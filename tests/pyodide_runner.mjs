@@ -6,8 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const site = path.resolve(process.argv[2]);
-const boot = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="boot">(.*?)<\/script>/s)[1]);
-const runtime = boot.runtime;
+const runtime = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="runtime">(.*?)<\/script>/s)[1]);
 const { loadPyodide } = await import(pathToFileURL(path.join(site, runtime.pyodideModule)).href);
 const pyodide = await loadPyodide({
   indexURL: `${path.join(site, runtime.indexURL)}/`,
@@ -18,6 +17,8 @@ const pyodide = await loadPyodide({
 const wheel = readFileSync(path.join(site, runtime.wheelURL));
 const sitePackages = "/lib/python3.14/site-packages";
 pyodide.unpackArchive(new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength), "wheel", { extractDir: sitePackages });
+const bytecode = readFileSync(path.join(site, runtime.engineBytecodeURL));
+pyodide.unpackArchive(new Uint8Array(bytecode.buffer, bytecode.byteOffset, bytecode.byteLength), "zip", { extractDir: sitePackages });
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
 const runJson = pyodide.pyimport("engine").run_json;
 

@@ -36,8 +36,9 @@ def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
     version = json.loads((build.PYODIDE_PACKAGE / "package.json").read_text())["version"]
     runtime = {n for n in names if n.startswith("pyodide/")}
     stdlib = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/stdlib-[0-9a-f]{{12}}\.zip", n)}
-    assert len(stdlib) == 1
-    assert runtime - stdlib == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
+    engine_code = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/engine-bytecode-[0-9a-f]{{12}}\.zip", n)}
+    assert len(stdlib) == 1 and len(engine_code) == 1
+    assert runtime - stdlib - engine_code == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
     assert not [n for n in names if n.endswith((".map", ".d.ts", ".html")) and n != "index.html"]
     assert not [n for n in names if "lock" in n or "console" in n]
 
@@ -75,6 +76,25 @@ def test_invalid_store_is_refused_with_engine_messages(tmp_path: Path) -> None:
     bad.write_text(json.dumps(store))
     with pytest.raises(build.BuildError, match=r'records\[3\]\.store: "semntic" is not one of'):
         build.build(out=tmp_path / "out", store_path=bad, quiet=True)
+
+
+def test_engine_bytecode_covers_every_engine_module(built_site: Path) -> None:
+    """The engine's bytecode zip holds a checked-hash .pyc for each module of the wheel, at
+    the path Python looks for it, compiled by the pinned Pyodide's CPython (3.14)."""
+    (wheel,) = (built_site / "wheels").glob("*/*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        modules = {n for n in archive.namelist() if n.endswith(".py")}
+    (bytecode,) = built_site.glob("pyodide/*/engine-bytecode-*.zip")
+    with zipfile.ZipFile(bytecode) as archive:
+        pycs = {n: archive.read(n) for n in archive.namelist()}
+    expected = {f"{m.rsplit('/', 1)[0]}/__pycache__/{m.rsplit('/', 1)[1][:-3]}.cpython-314.pyc" for m in modules}
+    assert modules and set(pycs) == expected
+    for name, data in pycs.items():
+        flags = int.from_bytes(data[4:8], "little")
+        assert flags == 0b11, f"{name}: not a checked hash-based .pyc (flags {flags:#b})"
+    # The runtime names it, so the worker fetches it.
+    html = (built_site / "index.html").read_text()
+    assert f'"engineBytecodeURL":"{bytecode.relative_to(built_site).as_posix()}"' in html
 
 
 def test_stdlib_is_trimmed_bytecode(built_site: Path) -> None:

@@ -1,5 +1,6 @@
 // The page's side of the worker protocol (protocol.js): starts the worker, tracks
 // <html data-engine>, and turns run requests into promises that always settle.
+// Its status reaches one listener, which may subscribe after Python has started.
 
 import { MSG } from "./protocol.js";
 
@@ -17,13 +18,13 @@ const RUN_TIMEOUT_MS = 8000;
 const MAX_CRASHES_PER_MINUTE = 3;
 
 export class EngineClient {
-  /**
-   * @param {import("./protocol.js").Runtime} runtime
-   * @param {(status: Status) => void} onStatus
-   */
-  constructor(runtime, onStatus) {
+  /** @param {import("./protocol.js").Runtime} runtime */
+  constructor(runtime) {
     this.runtime = runtime;
-    this.onStatus = onStatus;
+    /** @type {((status: Status) => void) | null} */
+    this.onStatus = null;
+    /** @type {Status | null} the latest, replayed to a listener that subscribes late */
+    this.status = null;
     /** @type {Worker | null} */
     this.worker = null;
     this.nextId = 1;
@@ -32,6 +33,14 @@ export class EngineClient {
     this.state = "prerendered";
     /** @type {number[]} */
     this.crashes = [];
+    /** Set by boot(): workers started from then on (a retry, a restart) boot at once. */
+    this.booted = false;
+  }
+
+  /** Receive every status from now on, starting with the current one. @param {(status: Status) => void} onStatus */
+  listen(onStatus) {
+    this.onStatus = onStatus;
+    if (this.status) onStatus(this.status);
   }
 
   start() {
@@ -51,6 +60,17 @@ export class EngineClient {
       this.crashed(event.message || "the worker stopped unexpectedly");
     });
     worker.postMessage({ type: MSG.LOAD, runtime: this.runtime });
+    if (this.booted) worker.postMessage({ type: MSG.BOOT });
+  }
+
+  /**
+   * Let Python boot. start() only prepares the worker (cheap); the boot is the heavy
+   * part, so the page calls this once it has set itself up.
+   */
+  boot() {
+    if (this.booted) return;
+    this.booted = true;
+    this.worker?.postMessage({ type: MSG.BOOT });
   }
 
   /** Stop the worker and start again, e.g. after a failed download. */
@@ -101,7 +121,7 @@ export class EngineClient {
     this.worker?.terminate();
     this.worker = null;
     this.start();
-    this.onStatus({ state: "loading", text: `Python stopped (${reason}); restarting it…`, step: 0, of: 4 });
+    this.report({ state: "loading", text: `Python stopped (${reason}); restarting it…`, step: 0, of: 4 });
   }
 
   /** @param {any} message */
@@ -156,6 +176,12 @@ export class EngineClient {
   setState(state, detail) {
     this.state = state;
     document.documentElement.dataset.engine = state;
-    this.onStatus({ state, ...detail });
+    this.report({ state, ...detail });
+  }
+
+  /** @param {Status} status */
+  report(status) {
+    this.status = status;
+    this.onStatus?.(status);
   }
 }

@@ -11,6 +11,8 @@ import { MSG, postableError } from "./protocol.js";
 
 const SITE_PACKAGES = "/lib/python3.14/site-packages";
 const STEPS = 4;
+const WHEEL = "the engine wheel";
+const BYTECODE = "the engine's bytecode";
 const SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots";
 // A snapshot is a copy of the whole WebAssembly memory (about 31 MB after the default
 // store). Past this, e.g. when the first store opened was huge, it is not worth keeping.
@@ -18,8 +20,43 @@ const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** @type {Promise<(request: string) => string> | null} */
 let engineReady = null;
+/** Resolved by the page's BOOT message: Python's heavy start waits for it. */
+let bootAllowed = /** @type {() => void} */ (() => {});
+const booting = new Promise((resolve) => (bootAllowed = () => resolve(undefined)));
 /** Set while the first answer is pending on a fresh boot: saves the snapshot once. */
 let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
+
+// Downloads started while the page still sets itself up, before Python boots. Pyodide
+// fetches its WebAssembly module and the standard library itself, inside loadPyodide;
+// its requests for those URLs are answered with the responses already under way, so
+// the downloads leave the boot's critical path without a second request (an HTTP cache
+// cannot be relied on for that: some hosts, LMSs among them, forbid caching).
+/** @type {Map<string, Promise<Response>>} */
+const early = new Map();
+const plainFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = (input, init) => {
+  const url = input instanceof Request ? input.url : String(input);
+  const started = early.get(url);
+  if (!started || init?.integrity) return plainFetch(input, init);
+  early.delete(url); // a response is read once; a second request goes to the network
+  return started;
+};
+
+/** @param {[string, string][]} downloads  [url, what it is, for a failure's message] */
+function downloadEarly(downloads) {
+  for (const [url, what] of downloads) {
+    // No catch here on purpose: a download that fails, or answers with an HTTP error,
+    // must reach the unhandledrejection listener below (a failed load, with Retry),
+    // because Pyodide swallows a failed WebAssembly download and then waits forever.
+    early.set(
+      url,
+      plainFetch(url).then((response) => {
+        if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
+        return response;
+      }),
+    );
+  }
+}
 
 /** @param {number} step @param {string} label */
 function progress(step, label) {
@@ -90,18 +127,28 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
   }
 }
 
-/** Boot Python and install the engine wheel. @param {any} loadPyodide @param {import("./protocol.js").Runtime} runtime */
-async function fromScratch(loadPyodide, runtime) {
-  // Fetch the wheel while Python boots: it is small and needed right after.
-  const wheel = fetch(runtime.wheelURL).then((response) => {
-    if (!response.ok) throw new Error(`the engine wheel failed to load (HTTP ${response.status})`);
+/** The bytes of a file the fresh boot needs, fetched while Python starts. */
+function download(/** @type {string} */ url, /** @type {string} */ what) {
+  const bytes = fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
     return response.arrayBuffer();
   });
-  wheel.catch(() => {}); // reported when awaited below, not as an unhandled rejection
+  bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
+  return bytes;
+}
+
+/** Boot Python and install the engine wheel. @param {any} loadPyodide @param {import("./protocol.js").Runtime} runtime */
+async function fromScratch(loadPyodide, runtime) {
+  // Both are small and needed right after Python starts. The bytecode (compiled at
+  // build time by this Pyodide) spares compiling the engine's sources on the first
+  // visit; Python checks it against the wheel's sources before using it.
+  const wheel = download(runtime.wheelURL, WHEEL);
+  const bytecode = download(runtime.engineBytecodeURL, BYTECODE);
   progress(2, "Starting Python");
   const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _makeSnapshot: true });
   progress(3, "Installing the engine");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: SITE_PACKAGES });
+  pyodide.unpackArchive(await bytecode, "zip", { extractDir: SITE_PACKAGES });
   // The directory's import cache predates the unpack. (importlib.invalidate_caches()
   // would also work but imports importlib.metadata, which the trimmed stdlib omits.)
   pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${SITE_PACKAGES}")\nif finder: finder.invalidate_caches()`);
@@ -113,6 +160,18 @@ async function load(runtime) {
   const started = performance.now();
   progress(1, "Loading the Python runtime");
   const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSnapshot(runtime.snapshotURL)]);
+  // While the page still sets itself up: start the downloads (a fresh boot also needs
+  // the wheel and its bytecode) and load Pyodide's JavaScript half, which the boot then
+  // finds in the module map. The boot itself (compiling WebAssembly, starting Python)
+  // waits for the page's go-ahead, so the two never compete for the processor.
+  downloadEarly([
+    [`${runtime.indexURL}pyodide.asm.wasm`, "Python's WebAssembly module"],
+    [runtime.stdLibURL, "Python's standard library"],
+    ...(saved ? [] : /** @type {[string, string][]} */ ([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]])),
+  ]);
+  const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
+  glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
+  await booting;
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
   if (!restored) saveSnapshotAfterFirstRun = () => saveSnapshot(pyodide, runtime.snapshotURL);
@@ -139,7 +198,9 @@ self.addEventListener("unhandledrejection", (event) => {
 
 self.addEventListener("message", async (event) => {
   const message = event.data;
-  if (message.type === MSG.LOAD) {
+  if (message.type === MSG.BOOT) {
+    bootAllowed();
+  } else if (message.type === MSG.LOAD) {
     engineReady ??= load(message.runtime);
     try {
       await engineReady;

@@ -1,7 +1,8 @@
-// Entry point: reads the boot data, restores the policy from the URL, starts the
-// engine worker and keeps every view, the playback and the experiment tools in step.
+// Entry point: reads the boot data, restores the policy from the URL, follows the
+// engine worker (started by engine-start.js) and keeps every view, the playback and
+// the experiment tools in step.
 
-import { EngineClient } from "./engine-client.js";
+import { bootPython, engine } from "./engine-start.js";
 import { html } from "./html.js";
 import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
@@ -38,7 +39,6 @@ import {
  * @property {any} store
  * @property {import("./state.js").Limits} limits
  * @property {Result} result  the default configuration, computed at build time
- * @property {{pyodideModule: string, indexURL: string, stdLibURL: string, wheelURL: string, abiVersion: string}} runtime  paths relative to the page
  * @property {string} buildId  a hash of every built file
  * @property {string[][]} storeLabels  [value, label] of the Memory store choices
  */
@@ -92,11 +92,9 @@ function defaultChoice(/** @type {Result} */ result) {
   return result.selected[0] ?? result.ranked[0] ?? result.records[0].id;
 }
 
-const runtime = Object.fromEntries(
-  Object.entries(boot.runtime).map(([key, value]) => [key, key === "abiVersion" ? value : new URL(value, document.baseURI).href]),
-);
 let offlineStarted = false;
-const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
+/** @param {import("./engine-client.js").Status} status */
+function onEngineStatus(status) {
   showStatus(status);
   if (status.state === "ready") {
     performance.mark("rw:engine-ready"); // User Timing, read by bench/ scripts
@@ -108,7 +106,7 @@ const engine = new EngineClient(/** @type {any} */ (runtime), (status) => {
     offlineStarted = true;
     registerOffline(showOfflineStatus);
   }
-});
+}
 function showOfflineStatus(/** @type {string} */ message) {
   byId("offline-status").textContent = message;
 }
@@ -555,15 +553,10 @@ function start() {
 }
 
 start();
-// Python starts once the page has set itself up and drawn that, so its boot never
-// shares a main-thread task with the page's own start-up work (a frame later than
-// starting first). Hidden tabs draw no frames: the timer starts Python there.
-let pythonStarted = false;
-function startPython() {
-  if (pythonStarted) return;
-  pythonStarted = true;
-  performance.mark("rw:python-start"); // User Timing, read by bench/ scripts
-  engine.start();
-}
-requestAnimationFrame(() => setTimeout(startPython, 0));
-setTimeout(startPython, 250);
+// After start(): a status that arrived meanwhile is replayed now.
+engine.listen(onEngineStatus);
+// Python boots once the page has set itself up and drawn that, so its boot never
+// shares the processor with the page's own start-up work. Hidden tabs draw no
+// frames: the timer boots Python there.
+requestAnimationFrame(() => setTimeout(bootPython, 0));
+setTimeout(bootPython, 250);

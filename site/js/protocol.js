@@ -1,7 +1,11 @@
 // The worker protocol, written down once. Only JSON text and plain objects cross.
 //
 // main → worker
-//   {type: "rw:load", runtime: Runtime}          once, right after the worker starts
+//   {type: "rw:load", runtime: Runtime}          once, right after the worker starts: get
+//                                                ready to boot (fetch pyodide.mjs, look for
+//                                                a snapshot), without the heavy work yet
+//   {type: "rw:boot"}                            start Python: sent once the page has set
+//                                                itself up (may come before or after load)
 //   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
@@ -17,12 +21,14 @@
  * @property {string} indexURL       folder of pyodide.asm.mjs and pyodide.asm.wasm
  * @property {string} stdLibURL      the standard library zip
  * @property {string} wheelURL       the engine wheel
+ * @property {string} engineBytecodeURL  the engine's .pyc files, compiled by this Pyodide
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
  * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
  */
 
 export const MSG = Object.freeze({
   LOAD: "rw:load",
+  BOOT: "rw:boot",
   RUN: "rw:run",
   PROGRESS: "rw:progress",
   READY: "rw:ready",

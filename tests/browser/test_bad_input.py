@@ -34,6 +34,26 @@ def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", re.compile("budget_words=9"))
 
 
+def test_webassembly_404_fails_visibly_and_retry_recovers(context: BrowserContext, site_url: str, console: Any) -> None:
+    """A 404 for pyodide.asm.wasm (Pyodide alone would wait for it forever): a failed
+    load that names the file, and Retry recovers once it is back."""
+    console.allowed.append("Failed to load resource")
+    broken = {"on": True}
+    context.route(
+        "**/pyodide.asm.wasm",
+        lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
+    )
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module failed to load (HTTP 404)")
+    broken["on"] = False
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+
+
 def crash_worker(page: Page, how: str) -> None:
     (worker,) = page.workers
     worker.evaluate(how)

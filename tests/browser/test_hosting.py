@@ -43,6 +43,29 @@ def test_offline_after_the_first_visit(context: BrowserContext, site_url: str) -
     assert failed == []
 
 
+RUNTIME_REQUESTS = """() => performance.getEntriesByType("resource")
+  .map((entry) => new URL(entry.name).pathname)
+  .filter((path) => /\\/(pyodide|wheels)\\//.test(path))"""
+
+
+def test_a_first_visit_asks_for_each_python_file_once(context: BrowserContext, built_site: Path, site_url: str) -> None:
+    """Until Python is ready, each runtime file is fetched exactly once (the worker starts
+    the big downloads early and hands them to Pyodide: no second request), the package
+    lock never, and nothing under pyodide/ or wheels/ that the build did not put there.
+    Counted by the browser itself: Resource Timing in the page and in the worker."""
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    (worker,) = page.workers
+    fetched = page.evaluate(RUNTIME_REQUESTS) + worker.evaluate(RUNTIME_REQUESTS)
+    python_files = sorted(path.rsplit("/", 1)[1] for path in fetched)
+    built = sorted(
+        path.name for folder in ("pyodide", "wheels") for path in (built_site / folder).rglob("*") if path.is_file()
+    )
+    assert python_files == built, f"fetched {python_files}, built {built}"
+    assert "pyodide-lock.json" not in python_files
+
+
 def test_the_site_works_under_a_sub_path(browser: Browser, built_site: Path) -> None:
     """Served at /some/sub/path/, the page, its worker, runtime and service worker all resolve."""
     server = StaticServer(built_site, prefix="/some/sub/path/")

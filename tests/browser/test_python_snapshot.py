@@ -29,7 +29,7 @@ def saved_snapshots(page: Page) -> dict[str, int]:
 
 def snapshot_url(page: Page) -> str:
     return page.evaluate(
-        "() => new URL(JSON.parse(document.getElementById('boot').textContent).runtime.snapshotURL, document.baseURI).href"
+        "() => new URL(JSON.parse(document.getElementById('runtime').textContent).snapshotURL, document.baseURI).href"
     )
 
 

@@ -1,0 +1,45 @@
+// Starts Python as early as the page allows, and owns the page's one EngineClient.
+//
+// index.html loads this module async, ahead of main.js: it needs only two small modules
+// and the runtime paths from <head>, so it runs as soon as it arrives, while main.js
+// still waits for its dozen and the end of parsing. Python's worker is created right
+// after the page's first frame and prepares (its own script, Pyodide's loader, a saved
+// snapshot) while the rest of the page's scripts arrive. The boot itself, the heavy
+// part, starts when main.js has set the page up (bootPython below), so it never
+// competes with that. main.js subscribes to the engine's status when it is ready
+// (EngineClient.listen replays the latest one).
+
+import { EngineClient } from "./engine-client.js";
+
+// Paths relative to the page, resolved here so the worker gets absolute URLs.
+const paths = JSON.parse(document.getElementById("runtime")?.textContent ?? "{}");
+/** @type {import("./protocol.js").Runtime} */
+const runtime = /** @type {any} */ (
+  Object.fromEntries(
+    Object.entries(paths).map(([key, value]) => [key, key === "abiVersion" ? value : new URL(value, document.baseURI).href]),
+  )
+);
+
+export const engine = new EngineClient(runtime);
+
+let started = false;
+function startWorker() {
+  if (started) return;
+  started = true;
+  performance.mark("rw:python-worker"); // User Timing, read by bench/ scripts
+  engine.start();
+}
+
+let booted = false;
+/** Called by main.js once the page is set up: Python boots in the worker from here. */
+export function bootPython() {
+  if (booted) return;
+  booted = true;
+  startWorker();
+  performance.mark("rw:python-start");
+  engine.boot();
+}
+
+requestAnimationFrame(() => setTimeout(startWorker, 0));
+// Hidden tabs draw no frames: the timer starts the worker there.
+setTimeout(startWorker, 250);

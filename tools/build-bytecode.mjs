@@ -1,0 +1,144 @@
+// Build-time: the Python bytecode the page runs, compiled by the pinned Pyodide itself
+// (same CPython, so the bytecode magic always matches). Two zips:
+//
+// * The standard library. Stock python_stdlib.zip holds .py sources, so every page load
+//   recompiles ~125 modules. This boots Pyodide under Node, installs the engine wheel
+//   the way the page's worker does, runs the engine once, records which standard-library
+//   files were imported from the zip and compiles exactly those to unchecked-hash .pyc.
+// * The engine. The wheel holds sources only (it is the same wheel pip installs on any
+//   CPython), so a first visit compiled them before its first answer. This zip holds
+//   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the
+//   hash of the source the wheel installed and uses it only when they match, so a
+//   stale archive can never run old code, it only costs the compile it was meant to save.
+//
+// Both zips are deterministic (sorted names, fixed timestamps). A second Pyodide then
+// boots from the new stdlib zip with the engine wheel and its bytecode, checks that no
+// engine module was compiled from source and runs the engine again, so a missing
+// module or unusable bytecode fails the build, not a learner's page.
+//
+// usage: node tools/build-bytecode.mjs <pyodide dir> <engine wheel> <request.json> <stdlib out.zip> <engine out.zip>
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [pyodideDir, wheelPath, requestPath, stdlibOutPath, engineOutPath] = process.argv.slice(2).map((p) => path.resolve(p));
+for (const event of ["uncaughtException", "unhandledRejection"]) {
+  // Pyodide's own stack traces print a megabyte of minified code; the message is enough.
+  process.on(event, (error) => {
+    console.error(`build-bytecode: ${error?.message ?? error}`);
+    process.exit(1);
+  });
+}
+
+const SITE_PACKAGES = "/lib/python3.14/site-packages";
+const STDLIB_ZIP = "/lib/python314.zip";
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const abiVersion = JSON.parse(readFileSync(path.join(pyodideDir, "pyodide-lock.json"), "utf8")).info.abi_version;
+const wheelFile = readFileSync(wheelPath);
+const wheel = new Uint8Array(wheelFile.buffer, wheelFile.byteOffset, wheelFile.byteLength);
+const request = readFileSync(requestPath, "utf8");
+
+/**
+ * Boot Pyodide from a stdlib zip and install + exercise the engine as the worker does
+ * (with its bytecode zip when given). Returns Pyodide and the engine modules Python
+ * had to compile from source.
+ */
+async function bootWithEngine(stdLibURL, engineBytecode = null) {
+  const pyodide = await loadPyodide({
+    indexURL: `${pyodideDir}/`,
+    stdLibURL,
+    lockFileContents: { info: { abi_version: abiVersion }, packages: {} },
+    stdout: () => {},
+    stderr: (text) => console.error(`[python] ${text}`),
+  });
+  pyodide.unpackArchive(wheel, "wheel", { extractDir: SITE_PACKAGES });
+  if (engineBytecode) pyodide.unpackArchive(engineBytecode, "zip", { extractDir: SITE_PACKAGES });
+  pyodide.runPython(String.raw`
+import sys
+import importlib._bootstrap_external as bootstrap
+finder = sys.path_importer_cache.get("${SITE_PACKAGES}")
+if finder: finder.invalidate_caches()
+# SourceLoader compiles only when no usable .pyc exists: note which files it compiles.
+COMPILED = []
+_compile = bootstrap.SourceLoader.source_to_code
+def _noting(self, data, path, *args, **kwargs):
+    COMPILED.append(path)
+    return _compile(self, data, path, *args, **kwargs)
+bootstrap.SourceLoader.source_to_code = _noting
+`);
+  const answer = JSON.parse(pyodide.pyimport("engine").run_json(request));
+  if (answer.error) throw new Error(`the engine refused the sample request: ${answer.error.message}`);
+  const compiled = pyodide.runPython(`bootstrap.SourceLoader.source_to_code = _compile\n[p for p in COMPILED if p.startswith("${SITE_PACKAGES}/")]`).toJs();
+  return { pyodide, compiled };
+}
+
+const { pyodide: tracer, compiled: engineSources } = await bootWithEngine(path.join(pyodideDir, "python_stdlib.zip"));
+const globals = tracer.toPy({ ZIP: STDLIB_ZIP, SITE_PACKAGES });
+tracer.runPython(
+  String.raw`
+import importlib.util, io, sys, zipfile
+import importlib._bootstrap_external as bootstrap
+
+prefix = ZIP + "/"
+used = set()
+for module in list(sys.modules.values()):
+    origin = getattr(getattr(module, "__spec__", None), "origin", None)
+    if isinstance(origin, str) and origin.startswith(prefix):
+        used.add(origin[len(prefix):])
+source_zip = zipfile.ZipFile(ZIP)
+names = set(source_zip.namelist())
+for name in list(used):  # every enclosing package's __init__ too
+    parts = name.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        init = "/".join(parts[:depth]) + "/__init__.py"
+        if init in names:
+            used.add(init)
+
+out = io.BytesIO()
+with zipfile.ZipFile(out, "w") as target:
+    for name in sorted(used):
+        source = source_zip.read(name)
+        code = compile(source, prefix + name, "exec", dont_inherit=True)
+        # Unchecked hash-based .pyc: no timestamp inside, and never revalidated.
+        data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
+        info = zipfile.ZipInfo(name[:-3] + ".pyc", date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.create_system = 3
+        info.external_attr = 0o100644 << 16
+        target.writestr(info, data, compresslevel=9)
+ZIP_BYTES = out.getvalue()
+COUNT = len(used)
+
+# The engine: every module the wheel installed, checked-hash .pyc at the path the import
+# system looks for (engine/__pycache__/<name>.cpython-314.pyc).
+import os
+installed = []
+for folder, _dirs, files in os.walk(SITE_PACKAGES + "/engine"):
+    installed += [folder + "/" + name for name in files if name.endswith(".py")]
+out = io.BytesIO()
+with zipfile.ZipFile(out, "w") as target:
+    for path in sorted(installed):
+        with open(path, "rb") as file:
+            source = file.read()
+        code = compile(source, path, "exec", dont_inherit=True)
+        data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=True))
+        info = zipfile.ZipInfo(importlib.util.cache_from_source(path)[len(SITE_PACKAGES) + 1:], date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.create_system = 3
+        info.external_attr = 0o100644 << 16
+        target.writestr(info, data, compresslevel=9)
+ENGINE_BYTES = out.getvalue()
+ENGINE_MODULES = len(installed)
+`,
+  { globals },
+);
+const stdlibBytes = globals.get("ZIP_BYTES").toJs();
+const engineBytes = globals.get("ENGINE_BYTES").toJs();
+writeFileSync(stdlibOutPath, stdlibBytes);
+writeFileSync(engineOutPath, engineBytes);
+
+// Verification: the trimmed zip must be enough, and the engine must run from its bytecode.
+const { compiled } = await bootWithEngine(stdlibOutPath, engineBytes);
+if (engineSources.length === 0) throw new Error("the sample run did not import the engine from the wheel");
+if (compiled.length) throw new Error(`Python recompiled engine modules despite their bytecode: ${compiled.join(", ")}`);
+console.log(JSON.stringify({ modules: globals.get("COUNT"), bytes: stdlibBytes.length, engine_modules: globals.get("ENGINE_MODULES"), engine_bytes: engineBytes.length }));
