@@ -127,7 +127,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
   }
 }
 
-/** The bytes of a file the fresh boot needs, fetched while Python starts. */
+/** The bytes of a file the fresh boot needs (usually under way since downloadEarly). */
 function download(/** @type {string} */ url, /** @type {string} */ what) {
   const bytes = fetch(url).then((response) => {
     if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);

@@ -2,8 +2,9 @@
 //
 // main → worker
 //   {type: "rw:load", runtime: Runtime}          once, right after the worker starts: get
-//                                                ready to boot (fetch pyodide.mjs, look for
-//                                                a snapshot), without the heavy work yet
+//                                                ready to boot (load pyodide.mjs, look for a
+//                                                snapshot, start the downloads), without the
+//                                                heavy work yet
 //   {type: "rw:boot"}                            start Python: sent once the page has set
 //                                                itself up (may come before or after load)
 //   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
