@@ -209,12 +209,17 @@ def build_bytecode(wheel: Path, store: Any, directory: Path) -> tuple[Path, Path
             str(stdlib),
             str(engine_code),
         )
-        paths = []
-        for name, built in (("stdlib", stdlib), ("engine-bytecode", engine_code)):
-            data = built.read_bytes()
-            paths.append(directory / f"{name}-{content_hash(data)}.zip")
-            paths[-1].write_bytes(data)
-    return paths[0], paths[1]
+        return _named_by_content(stdlib, "stdlib", directory), _named_by_content(
+            engine_code, "engine-bytecode", directory
+        )
+
+
+def _named_by_content(built: Path, prefix: str, directory: Path) -> Path:
+    """Copy ``built`` into ``directory`` as <prefix>-<content hash>.zip."""
+    data = built.read_bytes()
+    path = directory / f"{prefix}-{content_hash(data)}.zip"
+    path.write_bytes(data)
+    return path
 
 
 def run_node(script: Path, *args: str, stdin: str | None = None) -> str:

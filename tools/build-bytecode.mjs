@@ -76,7 +76,7 @@ const { pyodide: tracer, compiled: engineSources } = await bootWithEngine(path.j
 const globals = tracer.toPy({ ZIP: STDLIB_ZIP, SITE_PACKAGES });
 tracer.runPython(
   String.raw`
-import importlib.util, io, sys, zipfile
+import importlib.util, io, os, sys, zipfile
 import importlib._bootstrap_external as bootstrap
 
 prefix = ZIP + "/"
@@ -94,40 +94,38 @@ for name in list(used):  # every enclosing package's __init__ too
         if init in names:
             used.add(init)
 
-out = io.BytesIO()
-with zipfile.ZipFile(out, "w") as target:
-    for name in sorted(used):
-        source = source_zip.read(name)
-        code = compile(source, prefix + name, "exec", dont_inherit=True)
-        # Unchecked hash-based .pyc: no timestamp inside, and never revalidated.
-        data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False))
-        info = zipfile.ZipInfo(name[:-3] + ".pyc", date_time=(1980, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        info.create_system = 3
-        info.external_attr = 0o100644 << 16
-        target.writestr(info, data, compresslevel=9)
-ZIP_BYTES = out.getvalue()
+def pyc_zip(sources, checked):
+    """A deterministic zip of hash-based .pyc: (archive name, source bytes, file name) each."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name, source, filename in sources:
+            code = compile(source, filename, "exec", dont_inherit=True)
+            data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=checked))
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            target.writestr(info, data, compresslevel=9)
+    return out.getvalue()
+
+# Unchecked: no timestamp inside, and never revalidated (the stdlib zip is never edited).
+ZIP_BYTES = pyc_zip(((name[:-3] + ".pyc", source_zip.read(name), prefix + name) for name in sorted(used)), checked=False)
 COUNT = len(used)
 
 # The engine: every module the wheel installed, checked-hash .pyc at the path the import
 # system looks for (engine/__pycache__/<name>.cpython-314.pyc).
-import os
 installed = []
 for folder, _dirs, files in os.walk(SITE_PACKAGES + "/engine"):
     installed += [folder + "/" + name for name in files if name.endswith(".py")]
-out = io.BytesIO()
-with zipfile.ZipFile(out, "w") as target:
-    for path in sorted(installed):
-        with open(path, "rb") as file:
-            source = file.read()
-        code = compile(source, path, "exec", dont_inherit=True)
-        data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=True))
-        info = zipfile.ZipInfo(importlib.util.cache_from_source(path)[len(SITE_PACKAGES) + 1:], date_time=(1980, 1, 1, 0, 0, 0))
-        info.compress_type = zipfile.ZIP_DEFLATED
-        info.create_system = 3
-        info.external_attr = 0o100644 << 16
-        target.writestr(info, data, compresslevel=9)
-ENGINE_BYTES = out.getvalue()
+
+def read(path):
+    with open(path, "rb") as file:
+        return file.read()
+
+ENGINE_BYTES = pyc_zip(
+    ((importlib.util.cache_from_source(path)[len(SITE_PACKAGES) + 1:], read(path), path) for path in sorted(installed)),
+    checked=True,
+)
 ENGINE_MODULES = len(installed)
 `,
   { globals },

@@ -22,24 +22,24 @@ const runtime = /** @type {any} */ (
 
 export const engine = new EngineClient(runtime);
 
-let started = false;
 function startWorker() {
-  if (started) return;
-  started = true;
+  if (engine.state !== "prerendered") return; // started already (or failed to start)
   performance.mark("rw:python-worker"); // User Timing, read by bench/ scripts
   engine.start();
 }
 
-let booted = false;
 /** Called by main.js once the page is set up: Python boots in the worker from here. */
 export function bootPython() {
-  if (booted) return;
-  booted = true;
+  if (engine.booted) return;
   startWorker();
   performance.mark("rw:python-start");
   engine.boot();
 }
 
-requestAnimationFrame(() => setTimeout(startWorker, 0));
-// Hidden tabs draw no frames: the timer starts the worker there.
-setTimeout(startWorker, 250);
+/** Run a once-only step after the next frame is drawn; hidden tabs draw none, so a timer stands in. */
+export function afterNextFrame(/** @type {() => void} */ step) {
+  requestAnimationFrame(() => setTimeout(step, 0));
+  setTimeout(step, 250);
+}
+
+afterNextFrame(startWorker);

@@ -42,20 +42,22 @@ globalThis.fetch = (input, init) => {
   return started;
 };
 
+/**
+ * A response that is ok, or a rejection naming what failed to load.
+ * @param {string} url @param {string} what @param {typeof fetch} [fetcher]
+ */
+async function fetchOk(url, what, fetcher = fetch) {
+  const response = await fetcher(url);
+  if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
+  return response;
+}
+
 /** @param {[string, string][]} downloads  [url, what it is, for a failure's message] */
 function downloadEarly(downloads) {
-  for (const [url, what] of downloads) {
-    // No catch here on purpose: a download that fails, or answers with an HTTP error,
-    // must reach the unhandledrejection listener below (a failed load, with Retry),
-    // because Pyodide swallows a failed WebAssembly download and then waits forever.
-    early.set(
-      url,
-      plainFetch(url).then((response) => {
-        if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
-        return response;
-      }),
-    );
-  }
+  // No catch here on purpose: a download that fails, or answers with an HTTP error,
+  // must reach the unhandledrejection listener below (a failed load, with Retry),
+  // because Pyodide swallows a failed WebAssembly download and then waits forever.
+  for (const [url, what] of downloads) early.set(url, fetchOk(url, what, plainFetch));
 }
 
 /** @param {number} step @param {string} label */
@@ -129,10 +131,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
 
 /** The bytes of a file the fresh boot needs (usually under way since downloadEarly). */
 function download(/** @type {string} */ url, /** @type {string} */ what) {
-  const bytes = fetch(url).then((response) => {
-    if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
-    return response.arrayBuffer();
-  });
+  const bytes = fetchOk(url, what).then((response) => response.arrayBuffer());
   bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
   return bytes;
 }

@@ -2,7 +2,7 @@
 // engine worker (started by engine-start.js) and keeps every view, the playback and
 // the experiment tools in step.
 
-import { bootPython, engine } from "./engine-start.js";
+import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { html } from "./html.js";
 import { checkPrediction, compare, observation, observationText, snapshot } from "./observations.js";
 import { discardRecovered, download, exportMarkdown, loadNotebook, saveNotebook } from "./notes.js";
@@ -556,7 +556,5 @@ start();
 // After start(): a status that arrived meanwhile is replayed now.
 engine.listen(onEngineStatus);
 // Python boots once the page has set itself up and drawn that, so its boot never
-// shares the processor with the page's own start-up work. Hidden tabs draw no
-// frames: the timer boots Python there.
-requestAnimationFrame(() => setTimeout(bootPython, 0));
-setTimeout(bootPython, 250);
+// shares the processor with the page's own start-up work.
+afterNextFrame(bootPython);

@@ -161,6 +161,9 @@ function resultViews(result, context) {
   ];
 }
 
+/** @type {{result: Result, context: {tenantLabels: Record<string, string>, chosenId: string, page: number}} | null} */
+let prerendered = null;
+
 /**
  * The page arrives with the build's result already in its views, made by this same
  * renderer (tools/prerender.mjs). Remember that markup without touching the DOM, so
@@ -172,9 +175,6 @@ export function adoptPrerendered(result, context) {
   // Rendered when the first result is placed, not now: the page's start-up stays short.
   prerendered = { result, context };
 }
-
-/** @type {{result: Result, context: {tenantLabels: Record<string, string>, chosenId: string, page: number}} | null} */
-let prerendered = null;
 
 function rememberPrerendered() {
   if (!prerendered) return;

@@ -12,16 +12,22 @@ from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
 from tests.browser.test_page import set_policy
 
 
+def answer_404_until_mended(context: BrowserContext, pattern: str) -> dict[str, bool]:
+    """Requests matching pattern get a 404 until the returned switch's "on" is set False."""
+    broken = {"on": True}
+    context.route(
+        pattern,
+        lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
+    )
+    return broken
+
+
 def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
     context: BrowserContext, site_url: str, console: Any
 ) -> None:
     """A 404 for the engine wheel: data-engine=failed, the prerendered page stays, Retry recovers."""
     console.allowed.append("Failed to load resource")
-    broken = {"on": True}
-    context.route(
-        "**/wheels/**",
-        lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
-    )
+    broken = answer_404_until_mended(context, "**/wheels/**")
     page = context.new_page()
     page.goto(site_url)
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
@@ -38,11 +44,7 @@ def test_webassembly_404_fails_visibly_and_retry_recovers(context: BrowserContex
     """A 404 for pyodide.asm.wasm (Pyodide alone would wait for it forever): a failed
     load that names the file, and Retry recovers once it is back."""
     console.allowed.append("Failed to load resource")
-    broken = {"on": True}
-    context.route(
-        "**/pyodide.asm.wasm",
-        lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
-    )
+    broken = answer_404_until_mended(context, "**/pyodide.asm.wasm")
     page = context.new_page()
     page.goto(site_url)
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
