@@ -37,6 +37,10 @@ start as 0:
   change starts from an idle page; then read the page's rw:update measures (from the
   input event to the views updated, before that frame is painted).
 
+Waiting for the load happens inside the page, through the DevTools protocol's
+Runtime.evaluate (see WAIT_IN_PAGE): no Playwright script runs in the page before the
+figures are read, so none of its tasks is counted as the page's.
+
 Prints JSON: every run, then the median and min/max of each figure over the runs,
 beside its target: table ≤ 300 ms, no main-thread task over 50 ms while Python boots,
 update p90 ≤ 17 ms.
