@@ -247,6 +247,12 @@ def copy_assets(out: Path) -> None:
     shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
 
 
+def script_json(value: Any) -> Markup:
+    """JSON for a <script type="application/json"> element: "<" escaped, so no text in
+    the store can close the element."""
+    return Markup(json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c"))
+
+
 def render_page(
     store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]
 ) -> str:
@@ -264,9 +270,6 @@ def render_page(
         "buildId": BUILD_ID_PLACEHOLDER,
         "storeLabels": STORE_LABELS,
     }
-    # "<" escaped so no text in the store can close the script element.
-    boot_json = json.dumps(boot, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    runtime_json = json.dumps(runtime, separators=(",", ":")).replace("<", "\\u003c")
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(SITE / "templates"),
         autoescape=True,
@@ -284,8 +287,8 @@ def render_page(
         stages=fragments["stages"],
         page_size=fragments["pageSize"],
         control_labels=CONTROL_LABELS,
-        boot_json=Markup(boot_json),
-        runtime_json=Markup(runtime_json),
+        boot_json=script_json(boot),
+        runtime_json=script_json(runtime),
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],
         pyodide_python=pyodide["python"],

@@ -14,11 +14,14 @@ const pyodide = await loadPyodide({
   lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
   stdout: () => {},
 });
-const wheel = readFileSync(path.join(site, runtime.wheelURL));
 const sitePackages = "/lib/python3.14/site-packages";
-pyodide.unpackArchive(new Uint8Array(wheel.buffer, wheel.byteOffset, wheel.byteLength), "wheel", { extractDir: sitePackages });
-const bytecode = readFileSync(path.join(site, runtime.engineBytecodeURL));
-pyodide.unpackArchive(new Uint8Array(bytecode.buffer, bytecode.byteOffset, bytecode.byteLength), "zip", { extractDir: sitePackages });
+/** Unpack a built archive (path relative to the site) into site-packages, as the worker does. */
+function unpack(relative, format) {
+  const file = readFileSync(path.join(site, relative));
+  pyodide.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
+}
+unpack(runtime.wheelURL, "wheel");
+unpack(runtime.engineBytecodeURL, "zip");
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
 const runJson = pyodide.pyimport("engine").run_json;
 

@@ -12,25 +12,26 @@ from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
 from tests.browser.test_page import set_policy
 
 
-def answer_404_until_mended(context: BrowserContext, pattern: str) -> dict[str, bool]:
-    """Requests matching pattern get a 404 until the returned switch's "on" is set False."""
+def open_with_a_404(context: BrowserContext, site_url: str, console: Any, pattern: str) -> tuple[Page, dict[str, bool]]:
+    """Open the page while requests matching pattern get a 404, and wait for the failed
+    load. The 404s go on until the returned switch's "on" is set False."""
+    console.allowed.append("Failed to load resource")
     broken = {"on": True}
     context.route(
         pattern,
         lambda route: route.fulfill(status=404, body="gone") if broken["on"] else route.continue_(),
     )
-    return broken
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    return page, broken
 
 
 def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
     context: BrowserContext, site_url: str, console: Any
 ) -> None:
     """A 404 for the engine wheel: data-engine=failed, the prerendered page stays, Retry recovers."""
-    console.allowed.append("Failed to load resource")
-    broken = answer_404_until_mended(context, "**/wheels/**")
-    page = context.new_page()
-    page.goto(site_url)
-    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    page, broken = open_with_a_404(context, site_url, console, "**/wheels/**")
     expect(page.locator("#engine-status")).to_contain_text("the engine wheel failed to load (HTTP 404)")
     assert tray_on_page(page) == ["M10", "M5"]
     page.get_by_label("Context word budget", exact=True).fill("9")  # typed while broken: kept, applied after Retry
@@ -43,11 +44,7 @@ def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
 def test_webassembly_404_fails_visibly_and_retry_recovers(context: BrowserContext, site_url: str, console: Any) -> None:
     """A 404 for pyodide.asm.wasm (Pyodide alone would wait for it forever): a failed
     load that names the file, and Retry recovers once it is back."""
-    console.allowed.append("Failed to load resource")
-    broken = answer_404_until_mended(context, "**/pyodide.asm.wasm")
-    page = context.new_page()
-    page.goto(site_url)
-    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    page, broken = open_with_a_404(context, site_url, console, "**/pyodide.asm.wasm")
     expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module failed to load (HTTP 404)")
     broken["on"] = False
     page.get_by_role("button", name="Retry").click()
