@@ -10,6 +10,7 @@ scripts and styles, the engine wheel and the Pyodide runtime files it needs.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import functools
 import hashlib
@@ -62,11 +63,25 @@ STORE_LABELS = (
     ("all", "All stores"),
 )
 
-# Only this site's own files; WebAssembly compilation is the one exception to "no eval".
+# The one inline script: it must run before the body is parsed (see the file).
+FIRST_FRAMES_JS = SITE / "js" / "first-frames.js"
+
+
+def first_frames_script() -> str:
+    return FIRST_FRAMES_JS.read_text(encoding="utf-8")
+
+
+def script_hash(script: str) -> str:
+    """A CSP source that allows exactly this inline script."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+# Only this site's own files (and the inline script above, by its hash); WebAssembly
+# compilation is the one exception to "no eval".
 CSP = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self' 'wasm-unsafe-eval'",
+        f"script-src 'self' 'wasm-unsafe-eval' {script_hash(first_frames_script())}",
         "worker-src 'self'",
         "connect-src 'self'",
         "style-src 'self'",
@@ -242,8 +257,8 @@ def prerender(store: Any, result: Any, labels: dict[str, str], chosen: str) -> d
 
 
 def copy_assets(out: Path) -> None:
-    for folder in ("js", "css"):
-        shutil.copytree(SITE / folder, out / folder)
+    shutil.copytree(SITE / "js", out / "js", ignore=shutil.ignore_patterns(FIRST_FRAMES_JS.name))  # inlined
+    shutil.copytree(SITE / "css", out / "css")
     shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
 
 
@@ -279,6 +294,7 @@ def render_page(
     template = env.get_template("index.html.j2")
     return template.render(
         csp=CSP,
+        first_frames_js=Markup(first_frames_script()),
         store=store,
         policy=result["policy"],
         limits=limits,

@@ -15,7 +15,15 @@ WebAssembly, Cache-Control: max-age=600, ETag/Last-Modified answered with 304):
 
 Every first visit uses a fresh Chromium profile (a persistent context in a new
 temporary user-data folder: real disk and code caches, all empty); the repeat visit
-is page.reload() in the same context, seconds later (well inside max-age=600). A visit
+is page.reload() in the same context, seconds later (well inside max-age=600).
+A learner follows a link from a browser already running, so before the first visit the
+new browser draws a page of text from another origin (a data: URL: nothing of either
+page is cached) and is left WARM_UP_S to settle. Navigating the instant Chromium has
+launched instead adds the browser's own start-up to the first visit: its font service
+is still cold (every font look-up the page's first frame makes waits on it) and its
+start-up tasks compete with the page's: measured, the workbench's first frames and the
+tasks around them took 50-190 ms more often than not. --cold-browser measures that
+way, for comparison. A visit
 ends once Python is ready, the table is drawn and the server has then had no request
 for 1.5 s, so late requests (the favicon, the workbench's service worker precaching
 for offline use once Python is ready) count for the visit that caused them.
@@ -56,6 +64,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -204,6 +213,22 @@ def fresh_profile(playwright: Playwright) -> Iterator[BrowserContext]:
             context.close()
 
 
+# The page a learner was on before following the link: text in the default sans-serif
+# and monospace faces, regular and bold, as most pages have.
+WARM_UP_PAGE = (
+    "data:text/html,<!doctype html><title>Course page</title><h1>Week 3</h1>"
+    "<p>Read the notes, then open the <b>workbench</b> from the link below.</p>"
+    "<pre>budget_words=40</pre>"
+)
+WARM_UP_S = 2.0
+
+
+def warm_up(page: Page) -> None:
+    """Let a just-launched browser draw an unrelated page and settle, as a learner's has."""
+    page.goto(WARM_UP_PAGE)
+    time.sleep(WARM_UP_S)
+
+
 def visit(page: Page, server: PagesServer, go: Callable[[], object]) -> tuple[dict[str, Any], list[Served]]:
     """Navigate with go(), wait for the table and Python, return the figures and responses."""
     server.take_log()  # nothing before this navigation counts
@@ -235,15 +260,22 @@ def visit(page: Page, server: PagesServer, go: Callable[[], object]) -> tuple[di
 
 
 def one_page(
-    playwright: Playwright, server: PagesServer, page_name: str, network: dict[str, float] | None
+    playwright: Playwright,
+    server: PagesServer,
+    page_name: str,
+    network: dict[str, float] | None,
+    *,
+    cold_browser: bool = False,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, list[str]]]:
     """The first and the repeat visit of one page in one fresh profile."""
     url = f"{server.url}{page_name}/"
     figures: dict[str, dict[str, Any]] = {}
     responses: dict[str, list[str]] = {}
     with fresh_profile(playwright) as context:
-        context.add_init_script(init_script())
         page = context.pages[0]
+        if not cold_browser:
+            warm_up(page)
+        context.add_init_script(init_script())
         if network is not None:
             cdp = context.new_cdp_session(page)
             cdp.send("Network.enable")
@@ -310,6 +342,9 @@ def chromium_version() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per page and condition (default 3, at least 3)")
+    parser.add_argument(
+        "--cold-browser", action="store_true", help="visit the moment Chromium has launched (no warm-up page)"
+    )
     args = parser.parse_args(argv)
     if args.runs < 3:
         parser.error("--runs must be at least 3")
@@ -326,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
                 for condition, network in CONDITIONS.items():
                     run[condition] = {}
                     for page_name in order:
-                        run[condition][page_name], responses = one_page(playwright, server, page_name, network)
+                        run[condition][page_name], responses = one_page(
+                            playwright, server, page_name, network, cold_browser=args.cold_browser
+                        )
                         if i == 0:
                             first_run_responses.setdefault(condition, {})[page_name] = responses
                         print(
@@ -338,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "benchmark": "first_visit",
         "browser": f"{chromium_version()} headless, {VIEWPORT['width']}×{VIEWPORT['height']}, fresh profile per first visit",
+        "first_visit_from": "a just-launched browser"
+        if args.cold_browser
+        else f"a running browser ({WARM_UP_S} s after drawing another page)",
         "server": "bench/pages_server.py: gzip (text, JSON, SVG, wasm; not zip/whl), max-age=600, ETag/Last-Modified → 304",
         "conditions": {name: network or "no emulation" for name, network in CONDITIONS.items()},
         "runs": args.runs,

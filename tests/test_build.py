@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -66,6 +67,21 @@ def test_page_is_prerendered_with_the_default_result(built_site: Path) -> None:
     assert 'class="coverage" data-found="0" data-total="1"' in html
     assert '<html lang="en" data-engine="prerendered">' in html
     assert "Content-Security-Policy" in html and "'unsafe-inline'" not in html
+
+
+def test_the_one_inline_script_is_allowed_by_its_hash_alone(built_site: Path) -> None:
+    """js/first-frames.js runs inline in <head>, ahead of the stylesheet; the CSP names its
+    SHA-256, so any other inline script stays blocked, and the file is not served twice."""
+    html = (built_site / "index.html").read_text()
+    inline = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+    assert inline == [(build.SITE / "js" / "first-frames.js").read_text()]
+    assert html.index("<script>") < html.index('<link rel="stylesheet"')
+    digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert csp is not None
+    script_src = next(d for d in csp.group(1).replace("&#39;", "'").split("; ") if d.startswith("script-src"))
+    assert script_src == f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{digest}'"
+    assert not (built_site / "js" / "first-frames.js").exists()
 
 
 def test_invalid_store_is_refused_with_engine_messages(tmp_path: Path) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
 import re
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -116,6 +117,78 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
     expect(page.locator("#records-body tr[data-record-id]")).to_have_count(10)
     assert tray_on_page(page) == ["M10", "M5"]
     expect(page.locator(".coverage")).to_contain_text("0 of 1")
+
+
+# Added before the page's own scripts: at the start of every frame, before the page's
+# requestAnimationFrame callbacks, notes the time, which first-frames step the page is
+# on (that is, what the previous frame drew), whether <main> is being drawn and the
+# engine status line; and keeps the time of every layout shift.
+FRAME_LOG = """
+window.__frames = [];
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__shifts.push(entry.startTime);
+}).observe({ type: "layout-shift", buffered: true });
+const note = () => {
+  const main = document.querySelector("main");
+  if (main) {
+    window.__frames.push({
+      time: performance.now(),
+      step: document.documentElement.dataset.firstFrames ?? "whole",
+      main: getComputedStyle(main).contentVisibility,
+      status: document.getElementById("engine-status")?.textContent,
+    });
+  }
+  if (window.__frames.length < 8) requestAnimationFrame(note);
+};
+requestAnimationFrame(note);
+"""
+
+
+def frames_drawn(page: Page) -> list[dict[str, Any]]:
+    """The first frames drawn once <main> exists: each note tells what the frame before it drew."""
+    page.wait_for_function("() => window.__frames.length >= 8")
+    notes: list[dict[str, Any]] = page.evaluate("() => window.__frames")
+    shifts: list[float] = page.evaluate("() => window.__shifts")
+    frames = []
+    for before, after in itertools.pairwise(notes):
+        frames.append(
+            {
+                "step": after["step"],
+                "main": after["main"],
+                "shifted": any(before["time"] <= t <= after["time"] for t in shifts),
+                "status_changed": before["status"] != after["status"],
+            }
+        )
+    return frames
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_fresh_visit_is_drawn_in_three_frames_that_move_nothing(
+    new_context: Callable[..., BrowserContext], site_url: str, width: int
+) -> None:
+    """The header alone, then the controls, then the whole page, one frame each; a reload
+    and a link to a #fragment are drawn whole at once (the browser scrolls them)."""
+    context = new_context(viewport={"width": width, "height": 720})
+    context.add_init_script(FRAME_LOG)
+    page = context.new_page()
+    page.goto(site_url)
+    frames = frames_drawn(page)
+    assert [f["step"] for f in frames] == ["header", "controls"] + ["whole"] * 5
+    assert frames[0]["main"] == "hidden"
+    # Content appears only below what is drawn. (At phone width the engine status line
+    # wraps, so a new status text can move the page: that is not a step's doing.)
+    assert not [f for f in frames if f["shifted"] and not f["status_changed"]]
+    expect(page.locator("#records-body tr[data-record-id]").first).to_be_visible()
+    expect(page.locator(".page-footer")).to_be_visible()
+
+    page.reload()
+    assert {f["step"] for f in frames_drawn(page)} == {"whole"}
+    page.goto(f"{site_url}#records")
+    assert {f["step"] for f in frames_drawn(page)} == {"whole"}
+    assert page.evaluate("() => document.getElementById('records').getBoundingClientRect().top") == pytest.approx(
+        0, abs=2
+    )
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,29 @@
+// The first frames of a fresh visit, drawn in three steps: the header, then the
+// experiment's controls and playback, then everything else. A cold renderer's first
+// frame used to lay out all of it at once (30-40 ms of CPU, 50-130 ms of wall time on
+// the 2-core benchmark machine, a long task in most first visits); in three frames none
+// reached 50 ms (bench/first_visit.py). Each step only adds content below what is
+// already drawn, so nothing on screen moves, and the whole page is drawn about two
+// frames (some 33 ms) later than it was.
+//
+// Not a module: it runs inline in <head>, before the body is parsed and before any frame
+// (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
+// staged. A reload, a back/forward visit or a link to a #fragment is drawn whole, so the
+// browser can restore the scroll position or scroll to the fragment.
+(() => {
+  const root = document.documentElement;
+  const navigation = performance.getEntriesByType("navigation")[0];
+  if (location.hash || (navigation && navigation.type !== "navigate")) return;
+  root.dataset.firstFrames = "header"; // site.css hides <main> and the footer
+  const done = () => delete root.dataset.firstFrames;
+  // requestAnimationFrame runs at the start of a frame, before its style and layout: the
+  // first frame keeps the header only, the second adds the controls, the third the rest.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (root.dataset.firstFrames !== "header") return;
+      root.dataset.firstFrames = "controls";
+      requestAnimationFrame(done);
+    }),
+  );
+  setTimeout(done, 1000); // a tab opened in the background draws no frames
+})();
