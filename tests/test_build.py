@@ -33,7 +33,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path, built_site: Path) -> None
 def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
     """No source maps, type files, demo consoles or package lock from the npm package."""
     names = set(digest_tree(built_site))
-    assert "index.html" in names and "css/site.css" in names and "js/main.js" in names
+    assert "index.html" in names and "js/main.js" in names
     version = json.loads((build.PYODIDE_PACKAGE / "package.json").read_text())["version"]
     runtime = {n for n in names if n.startswith("pyodide/")}
     stdlib = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/stdlib-[0-9a-f]{{12}}\.zip", n)}
@@ -69,19 +69,25 @@ def test_page_is_prerendered_with_the_default_result(built_site: Path) -> None:
     assert "Content-Security-Policy" in html and "'unsafe-inline'" not in html
 
 
-def test_the_one_inline_script_is_allowed_by_its_hash_alone(built_site: Path) -> None:
-    """js/first-frames.js runs inline in <head>, ahead of the stylesheet; the CSP names its
-    SHA-256, so any other inline script stays blocked, and the file is not served twice."""
+def test_inline_script_and_stylesheet_are_allowed_by_their_hashes_alone(built_site: Path) -> None:
+    """js/first-frames.js and css/site.css are inlined into <head>; the CSP names their
+    SHA-256, so any other inline script or style stays blocked; neither is served twice."""
     html = (built_site / "index.html").read_text()
-    inline = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
-    assert inline == [(build.SITE / "js" / "first-frames.js").read_text()]
-    assert html.index("<script>") < html.index('<link rel="stylesheet"')
-    digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+    scripts = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
+    styles = re.findall(r"<style>(.*?)</style>", html, flags=re.S)
+    assert scripts == [build.INLINE_SCRIPT.read_text()]
+    assert styles == [build.INLINE_STYLE.read_text()]
+    assert '<link rel="stylesheet"' not in html
+
+    def source(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
     assert csp is not None
-    script_src = next(d for d in csp.group(1).replace("&#39;", "'").split("; ") if d.startswith("script-src"))
-    assert script_src == f"script-src 'self' 'wasm-unsafe-eval' 'sha256-{digest}'"
-    assert not (built_site / "js" / "first-frames.js").exists()
+    directives = dict(d.split(" ", 1) for d in csp.group(1).replace("&#39;", "'").split("; "))
+    assert directives["script-src"] == f"'self' 'wasm-unsafe-eval' {source(scripts[0])}"
+    assert directives["style-src"] == f"'self' {source(styles[0])}"
+    assert not (built_site / "js" / "first-frames.js").exists() and not (built_site / "css").exists()
 
 
 def test_invalid_store_is_refused_with_engine_messages(tmp_path: Path) -> None:
