@@ -1,10 +1,10 @@
 // The first frames of a fresh visit, drawn in three steps: the header, then the
 // experiment's controls and playback, then everything else. A cold renderer's first
 // frame used to lay out all of it at once (30-40 ms of CPU, 50-130 ms of wall time on
-// the 2-core benchmark machine, a long task in most first visits); in three frames none
-// reached 50 ms (bench/first_visit.py). Each step only adds content below what is
-// already drawn, so nothing on screen moves, and the whole page is drawn about two
-// frames (some 33 ms) later than it was.
+// the 2-core benchmark machine: a long task in most first visits). Split in three, each
+// took 8-20 ms of CPU (traced), and bench/first_visit.py saw no long task in most first
+// visits. Each step only adds content below what is already drawn, so nothing on screen
+// moves; the whole page is drawn about two frames (some 33 ms) later than it was.
 //
 // Not a module: it runs inline in <head>, before the body is parsed and before any frame
 // (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
