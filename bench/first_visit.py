@@ -15,18 +15,19 @@ WebAssembly, Cache-Control: max-age=600, ETag/Last-Modified answered with 304):
 
 Every first visit uses a fresh Chromium profile (a persistent context in a new
 temporary user-data folder: real disk and code caches, all empty); the repeat visit
-is page.reload() in the same context, seconds later (well inside max-age=600).
-A learner follows a link from a browser already running, so before the first visit the
-new browser draws a page of text from another origin (a data: URL: nothing of either
-page is cached) and is left WARM_UP_S to settle. Navigating the instant Chromium has
-launched instead adds the browser's own start-up to the first visit: its font service
-is still cold (every font look-up the page's first frame makes waits on it) and its
-start-up tasks compete with the page's: measured, the workbench's first frames and the
-tasks around them took 50-190 ms more often than not. --cold-browser measures that
-way, for comparison. A visit
+is page.reload() in the same context, seconds later (well inside max-age=600). A visit
 ends once Python is ready, the table is drawn and the server has then had no request
 for 1.5 s, so late requests (the favicon, the workbench's service worker precaching
 for offline use once Python is ready) count for the visit that caused them.
+
+A learner follows a link from a browser already running, so before the first visit the
+new browser draws a page of text from another origin (a data: URL: nothing of either
+page is cached) and is left WARM_UP_S to settle; the visit still gets a new renderer
+process. Navigating the instant Chromium has launched instead adds the browser's own
+start-up to the first visit: its font service is still cold (every font look-up the
+page's first frame makes waits on it) and its start-up tasks compete with the page's:
+measured, the workbench's first frames and the tasks around them took 50-190 ms more
+often than not. --cold-browser measures that way, for comparison.
 
 Each page is visited on an unthrottled connection and on one throttled to 20 Mbit/s
 down and up with 40 ms latency, through CDP Network.emulateNetworkConditions on the
