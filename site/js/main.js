@@ -66,6 +66,8 @@ let chosenId = defaultChoice(shown);
 let sequence = 0;
 /** @type {number | null} when the control change being answered happened */
 let inputAt = null;
+/** Set while the address still shows an older policy than the controls (see writeAddress). */
+let addressBehind = false;
 let predictionMade = false;
 
 const loaded = loadNotebook();
@@ -135,6 +137,7 @@ async function recompute() {
   try {
     answer = await engine.run(request);
   } catch {
+    if (addressBehind) writeAddress();
     return; // the status line already says why Python is not available
   }
   if (mine !== sequence) return;
@@ -142,6 +145,7 @@ async function recompute() {
   if (answer.error) {
     setPending(true); // the views still show the last result that could be computed
     showNotices([`The engine refused this configuration: ${answer.error.message}`]);
+    if (addressBehind) writeAddress();
     return;
   }
   shown = answer;
@@ -158,24 +162,43 @@ async function recompute() {
   // From the input (or Python becoming ready) to updated views, for bench/ scripts.
   performance.measure("rw:update", { start: inputAt ?? asked });
   inputAt = null;
+  if (addressBehind) writeAddress();
 }
 
-/** Which policy the views show, as a query string: for tests and for the pending state. */
+/**
+ * Which policy the views show, as a query string, beside the one asked for last
+ * (data-asked-policy, set by applyPolicy): a test waits for the two to agree. Neither
+ * attribute is styled, so writing them costs no style or layout pass.
+ */
 function markShown() {
   const query = writeQuery(shown.policy, fields).slice(1);
   const experiment = byId("experiment");
   if (experiment.dataset.shownPolicy !== query) experiment.dataset.shownPolicy = query;
 }
 
-/** A new policy from the controls or a guided step: link, result, inspection. */
+/** A new policy from the controls or a guided step: result, inspection, link. */
 function applyPolicy(/** @type {Policy} */ next, /** @type {number} */ at) {
   policy = next;
   inputAt = at;
   replayOnAnswer = true;
-  recompute(); // first: Python computes while the page updates its address and links
-  // Keep the instructor's sharing options (hidden controls, embed…) in the address.
-  history.replaceState(history.state, "", linkToCurrent(shareParams(sharing.options)));
+  addressBehind = true;
+  byId("experiment").dataset.askedPolicy = writeQuery(policy, fields).slice(1);
+  recompute();
+  // A running engine answers within milliseconds, and the address follows its answer
+  // (see writeAddress); otherwise the link is written now.
+  if (engine.state !== "ready") writeAddress();
   refreshShare();
+}
+
+/**
+ * Write the current policy into the address, keeping the instructor's sharing options
+ * (hidden controls, embed…). history.replaceState took 1.4 ms of the main thread
+ * (median; 4 ms at p90, measured), and the worker's answer waited behind it; so after
+ * a control change it runs once the answer is shown, not before.
+ */
+function writeAddress() {
+  addressBehind = false;
+  history.replaceState(history.state, "", linkToCurrent(shareParams(sharing.options)));
 }
 
 function onControlsChanged(/** @type {Event} */ event) {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import shutil
 import threading
 from collections.abc import Callable, Iterator
@@ -166,14 +167,19 @@ def wait_ready(page: Page) -> None:
 
 
 def wait_answered(page: Page) -> None:
-    """The views show Python's answer to the latest change of the controls.
+    """The views show Python's answer to the latest change of the controls, and the address carries it.
 
-    The address carries a change at once; the inspection replays when the new result
-    arrives, so a test that moves a fake clock waits for the answer first.
+    The inspection replays when the new result arrives, so a test that moves a fake
+    clock waits for the answer first. The page marks the policy it asked for last on
+    #experiment (data-asked-policy) and writes the address once the answer is shown.
     """
-    query = page.evaluate("() => location.search.slice(1)")
-    if query:  # empty: no change was applied since the page loaded (a step may equal the defaults)
-        expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query)
+    asked = page.locator("#experiment").get_attribute("data-asked-policy")
+    if asked is None:  # no change since the page loaded: the views answer the link
+        asked = page.evaluate("() => location.search.slice(1)")
+        if not asked:
+            return
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", asked)
+    expect(page).to_have_url(re.compile(rf"\?{re.escape(asked)}(&|$)"))
 
 
 def rows_on_page(page: Page) -> list[dict[str, Any]]:
