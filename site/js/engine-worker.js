@@ -158,18 +158,22 @@ async function fromScratch(loadPyodide, runtime) {
 async function load(runtime) {
   const started = performance.now();
   progress(1, "Loading the Python runtime");
-  const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSnapshot(runtime.snapshotURL)]);
-  // While the page still sets itself up: start the downloads (a fresh boot also needs
-  // the wheel and its bytecode) and load Pyodide's JavaScript half, which the boot then
-  // finds in the module map. The boot itself (compiling WebAssembly, starting Python)
-  // waits for the page's go-ahead, so the two never compete for the processor.
+  // While the page still sets itself up: start the downloads and load Pyodide's
+  // JavaScript half, which the boot then finds in the module map. The two large files
+  // go first, without waiting a round trip for Pyodide's loader: at 20 Mbit/s and 40 ms
+  // they now start about 200 ms after navigation instead of 480 (with the page's
+  // modulepreload of this script), and Python is ready 250 ms sooner (median of 4
+  // first visits each). The boot itself (compiling WebAssembly, starting Python) waits
+  // for the page's go-ahead, so the two never compete for the processor.
   downloadEarly([
     [`${runtime.indexURL}pyodide.asm.wasm`, "Python's WebAssembly module"],
     [runtime.stdLibURL, "Python's standard library"],
-    ...(saved ? [] : /** @type {[string, string][]} */ ([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]])),
   ]);
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
   glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
+  const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSnapshot(runtime.snapshotURL)]);
+  // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
+  if (!saved) downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]]);
   await booting;
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
