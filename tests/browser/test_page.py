@@ -354,6 +354,9 @@ def test_engine_failure_shows_message_and_retry_recovers(context: BrowserContext
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
     expect(page.locator("#engine-status")).to_contain_text("Python could not start")
     expect(page.locator("#records-body tr")).to_have_count(10)  # the prerendered page stays
+    # Without Python the views cannot follow a change, but the link does, at once.
+    page.get_by_label("Context word budget", exact=True).fill("12")
+    expect(page).to_have_url(re.compile(r"budget_words=12(&|$)"))
     retry = page.get_by_role("button", name="Retry")
     expect(retry).to_be_visible()
     blocked["on"] = False
