@@ -16,14 +16,22 @@
   if (location.hash || (navigation && navigation.type !== "navigate")) return;
   root.dataset.firstFrames = "header"; // site.css hides <main> and the footer
   const done = () => delete root.dataset.firstFrames;
-  // requestAnimationFrame runs at the start of a frame, before its style and layout: the
-  // first frame keeps the header only, the second adds the controls, the third the rest.
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      if (root.dataset.firstFrames !== "header") return;
-      root.dataset.firstFrames = "controls";
-      requestAnimationFrame(done);
-    }),
-  );
+  // requestAnimationFrame runs at the start of a frame, before its style and layout, and
+  // the parser never runs inside a frame: what is parsed then is what the frame draws.
+  // A step lasts until a frame has drawn its content whole. The parser can yield before
+  // the body (traced: a fresh visit's first frame held the <head> alone), and a step
+  // taken on such a frame left the header to share the next frame with the controls,
+  // a 50-65 ms task.
+  /** @param {string} step @param {string} end  matches once the step's content is parsed @param {() => void} next */
+  const stay = (step, end, next) => {
+    const frame = () => {
+      if (root.dataset.firstFrames === undefined) return; // ended by the timer
+      root.dataset.firstFrames = step;
+      requestAnimationFrame(document.querySelector(end) ? next : frame);
+    };
+    return frame;
+  };
+  // The header ends where <main> starts, the controls step with #experiment.
+  requestAnimationFrame(stay("header", "main", stay("controls", "#experiment + *", done)));
   setTimeout(done, 1000); // a tab opened in the background draws no frames
 })();

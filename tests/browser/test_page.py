@@ -120,8 +120,9 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
 
 # Added before the page's own scripts: at the start of every frame, before the page's
 # requestAnimationFrame callbacks, notes which first-frames step the page is on (that is,
-# what the previous frame drew) and whether <main> is being drawn; keeps the time of
-# every layout shift, and of the offline notice (the page's one late addition).
+# what the previous frame drew), how <main> is drawn and whether #experiment is parsed
+# (the parser never runs inside a frame: that is what this frame holds); keeps the time
+# of every layout shift, and of the offline notice (the page's one late addition).
 FRAME_LOG = """
 window.__frames = [];
 window.__shifts = [];
@@ -134,6 +135,7 @@ const note = () => {
   window.__frames.push([
     document.documentElement.dataset.firstFrames ?? "whole",
     main ? getComputedStyle(main).contentVisibility : null,
+    document.querySelector("#experiment + *") !== null,
   ]);
   if (window.__frames.length < 8) requestAnimationFrame(note);
 };
@@ -146,30 +148,36 @@ new MutationObserver((changes, observer) => {
 """
 
 
-def frames_drawn(page: Page) -> list[str]:
-    """What each of the page's first frames showed."""
+def frames_drawn(page: Page) -> list[tuple[str, str | None, bool]]:
+    """The page's first frames: the step each drew, how <main> was drawn (None: not
+    parsed yet) and whether all of #experiment was parsed."""
     page.wait_for_function("() => window.__frames.length >= 8")
-    notes: list[list[str]] = page.evaluate("() => window.__frames")
-    return [step for step, _ in notes[1:]]  # each note tells what the frame before it drew
+    notes: list[list[Any]] = page.evaluate("() => window.__frames")
+    # A note tells the step the frame before it drew, and what was parsed for its own.
+    return [(after[0], before[1], before[2]) for before, after in zip(notes, notes[1:])]
 
 
 @pytest.mark.parametrize("width", [1280, 768, 375])
 def test_a_fresh_visit_is_drawn_in_three_frames_and_nothing_moves_while_python_starts(
     new_context: Callable[..., BrowserContext], site_url: str, width: int
 ) -> None:
-    """The header alone, then the controls, then the whole page, one frame each, each
-    adding content below what is drawn; the status line keeps its room as its text
-    changes. A reload and a link to a #fragment are drawn whole at once (the browser
+    """The header alone, then the controls, then the whole page, each drawn whole in one
+    frame and adding content below what is drawn; the status line keeps its room as its
+    text changes. A reload and a link to a #fragment are drawn whole at once (the browser
     restores the scroll position or scrolls to the fragment)."""
     context = new_context(viewport={"width": width, "height": 720})
     context.add_init_script(FRAME_LOG)
     page = context.new_page()
     page.goto(site_url)
-    assert frames_drawn(page) == ["header", "controls"] + ["whole"] * 5
-    # While the header step lasts, <main> is not drawn (once parsed: a very early frame
-    # may come before it is).
-    main_while_header = page.evaluate("() => window.__frames.filter(([s, m]) => s === 'header' && m).map(([, m]) => m)")
-    assert main_while_header and set(main_while_header) == {"hidden"}
+    frames = frames_drawn(page)
+    steps = [step for step, _, _ in frames]
+    assert [step for i, step in enumerate(steps) if i == 0 or step != steps[i - 1]] == ["header", "controls", "whole"]
+    # A step lasts until one frame has drawn its content whole (the parser can yield
+    # before the body: such a frame holds nothing yet), and <main> is hidden meanwhile.
+    header = [main for step, main, _ in frames if step == "header"]
+    assert header[-1] == "hidden" and header.count(None) == len(header) - 1
+    controls = [whole for step, _, whole in frames if step == "controls"]
+    assert controls[-1] and not any(controls[:-1])
     wait_ready(page)
     page.wait_for_function("() => window.__offlineAt !== null")  # saved for offline use
     moved = page.evaluate("() => window.__shifts.filter((t) => t < window.__offlineAt)")
@@ -178,9 +186,9 @@ def test_a_fresh_visit_is_drawn_in_three_frames_and_nothing_moves_while_python_s
     expect(page.locator(".page-footer")).to_be_visible()
 
     page.reload()
-    assert set(frames_drawn(page)) == {"whole"}
+    assert {step for step, _, _ in frames_drawn(page)} == {"whole"}
     page.goto(f"{site_url}#records")
-    assert set(frames_drawn(page)) == {"whole"}
+    assert {step for step, _, _ in frames_drawn(page)} == {"whole"}
     assert page.evaluate("() => document.getElementById('records').getBoundingClientRect().top") == pytest.approx(
         0, abs=2
     )
