@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -154,7 +155,7 @@ def frames_drawn(page: Page) -> list[tuple[str, str | None, bool]]:
     page.wait_for_function("() => window.__frames.length >= 8")
     notes: list[list[Any]] = page.evaluate("() => window.__frames")
     # A note tells the step the frame before it drew, and what was parsed for its own.
-    return [(after[0], before[1], before[2]) for before, after in zip(notes, notes[1:])]
+    return [(after[0], before[1], before[2]) for before, after in itertools.pairwise(notes)]
 
 
 @pytest.mark.parametrize("width", [1280, 768, 375])
