@@ -127,6 +127,13 @@ let replayOnAnswer = false;
 /** Ask the worker for the current policy's result; only the latest answer is shown. */
 async function recompute() {
   const mine = ++sequence;
+  await showAnswer(mine);
+  // Shown, refused or unanswerable: after a control change the address catches up now.
+  if (mine === sequence && addressBehind) writeAddress();
+}
+
+/** Request `mine`: show its answer in every view, unless a newer request was made. */
+async function showAnswer(/** @type {number} */ mine) {
   const asked = performance.now();
   clearTimeout(pendingTimer);
   if (samePolicy(policy, shown.policy, fields)) setPending(false);
@@ -137,7 +144,6 @@ async function recompute() {
   try {
     answer = await engine.run(request);
   } catch {
-    if (addressBehind) writeAddress();
     return; // the status line already says why Python is not available
   }
   if (mine !== sequence) return;
@@ -145,7 +151,6 @@ async function recompute() {
   if (answer.error) {
     setPending(true); // the views still show the last result that could be computed
     showNotices([`The engine refused this configuration: ${answer.error.message}`]);
-    if (addressBehind) writeAddress();
     return;
   }
   shown = answer;
@@ -162,7 +167,6 @@ async function recompute() {
   // From the input (or Python becoming ready) to updated views, for bench/ scripts.
   performance.measure("rw:update", { start: inputAt ?? asked });
   inputAt = null;
-  if (addressBehind) writeAddress();
 }
 
 /**
