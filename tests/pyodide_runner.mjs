@@ -1,16 +1,28 @@
 // Test helper: runs engine.run_json under Node Pyodide exactly as the page's worker
-// does (the built site's trimmed bytecode stdlib, the built wheel unpacked, no lock).
+// does (the built site's WebAssembly module and trimmed bytecode stdlib, both decoded
+// by the site's own zstd.js and decoder, the built wheel unpacked, no lock).
 // usage: node tests/pyodide_runner.mjs <built site dir>  < requests.json  > responses.json
-import { readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadZstd } from "../site/js/zstd.js";
 
 const site = path.resolve(process.argv[2]);
 const runtime = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="runtime">(.*?)<\/script>/s)[1]);
-const { loadPyodide } = await import(pathToFileURL(path.join(site, runtime.pyodideModule)).href);
+const zstd = await loadZstd(readFileSync(path.join(site, runtime.zstdDecoderURL)));
+// Node's Pyodide reads pyodide.asm.wasm beside pyodide.asm.mjs: lay the decoded files out
+// in a scratch folder, with the site's JavaScript beside them.
+const runtimeDir = mkdtempSync(path.join(os.tmpdir(), "pyodide-runner-"));
+process.on("exit", () => rmSync(runtimeDir, { recursive: true, force: true }));
+for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) copyFileSync(path.join(site, runtime.indexURL, name), path.join(runtimeDir, name));
+const decode = async (relative) => zstd.decodeAll(readFileSync(path.join(site, relative)));
+writeFileSync(path.join(runtimeDir, "pyodide.asm.wasm"), await decode(runtime.wasmURL));
+writeFileSync(path.join(runtimeDir, "stdlib.zip"), await decode(runtime.stdLibURL));
+const { loadPyodide } = await import(pathToFileURL(path.join(runtimeDir, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({
-  indexURL: `${path.join(site, runtime.indexURL)}/`,
-  stdLibURL: path.join(site, runtime.stdLibURL),
+  indexURL: `${runtimeDir}/`,
+  stdLibURL: path.join(runtimeDir, "stdlib.zip"),
   lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
   stdout: () => {},
 });

@@ -1,18 +1,26 @@
 // Module worker: boots Pyodide, installs the engine wheel (no micropip, no package
 // lock download) and answers run requests with engine.run_json. Protocol: protocol.js.
 //
+// Python's WebAssembly module and the standard library arrive zstd-compressed and are
+// decoded as they stream in (zstd.js); the decoded module is also kept in Cache Storage,
+// so a later visit compiles it from there, where the browser keeps its compiled code.
+//
 // Later visits skip most of the boot: after the first answer, the worker copies
 // Python's whole memory (interpreter, imported modules, the engine) into Cache
 // Storage, and the next visit restores that copy instead of starting Python and
-// importing everything again. The copy never leaves the browser; when it is missing,
+// importing everything again. The copies never leave the browser; when one is missing,
 // unreadable or from another build, the worker simply boots from scratch.
 
 import { MSG, postableError } from "./protocol.js";
+import { loadZstd, ZstdError } from "./zstd.js";
 
 const SITE_PACKAGES = "/lib/python3.14/site-packages";
 const STEPS = 4;
 const WHEEL = "the engine wheel";
 const BYTECODE = "the engine's bytecode";
+const WASM = "Python's WebAssembly module";
+const STDLIB = "Python's standard library";
+// This browser's own copies: the Python snapshot and the decoded WebAssembly module.
 const SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots";
 // A snapshot is a copy of the whole WebAssembly memory (about 31 MB after the default
 // store). Past this, e.g. when the first store opened was huge, it is not worth keeping.
@@ -44,10 +52,10 @@ globalThis.fetch = (input, init) => {
 
 /**
  * A response that is ok, or a rejection naming what failed to load.
- * @param {string} url @param {string} what @param {typeof fetch} [fetcher]
+ * @param {string} url @param {string} what @param {typeof fetch} [fetcher] @param {AbortSignal} [signal]
  */
-async function fetchOk(url, what, fetcher = fetch) {
-  const response = await fetcher(url);
+async function fetchOk(url, what, fetcher = fetch, signal = undefined) {
+  const response = await fetcher(url, { signal });
   if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
   return response;
 }
@@ -58,6 +66,67 @@ function downloadEarly(downloads) {
   // must reach the unhandledrejection listener below (a failed load, with Retry),
   // because Pyodide swallows a failed WebAssembly download and then waits forever.
   for (const [url, what] of downloads) early.set(url, fetchOk(url, what, plainFetch));
+}
+
+/** @type {Promise<import("./zstd.js").ZstdDecoder> | null} */
+let zstd = null;
+
+/**
+ * A zstd-compressed download as a response of its decoded bytes, streaming as they
+ * arrive, so that WebAssembly compiles while the rest still comes.
+ * @param {import("./protocol.js").Runtime} runtime @param {string} url @param {string} type
+ * @param {string} what @param {AbortSignal} [signal]  stops it (then it reports no failure)
+ */
+function decompressing(runtime, url, type, what, signal = undefined) {
+  zstd ??= fetchOk(runtime.zstdDecoderURL, "the zstd decoder", plainFetch).then(loadZstd);
+  return Promise.all([zstd, fetchOk(url, what, plainFetch, signal)]).then(([decoder, response]) => {
+    // A damaged file, or a download that fails half-way, fails inside Pyodide's own
+    // reading, which would then wait forever: report it as a failed load from here.
+    const body = decoder.decodeStream(/** @type {ReadableStream<Uint8Array>} */ (response.body), (error) => {
+      if (signal?.aborted) return;
+      failed(new Error(`${what} ${error instanceof ZstdError ? "could not be decompressed" : "failed to load"} (${error.message})`));
+    });
+    return new Response(body, { headers: { "Content-Type": type } });
+  });
+}
+
+/**
+ * Pyodide's request for pyodide.asm.wasm gets this browser's decoded copy when an earlier
+ * visit kept one: Chromium caches the compiled code of a module compiled from Cache
+ * Storage (as from its HTTP cache), but not of one built from a stream in memory.
+ * Otherwise the compressed download, which is started at once, without waiting for the
+ * look-up, and kept decoded for the next visit.
+ * @param {import("./protocol.js").Runtime} runtime
+ */
+function wasmEarly(runtime) {
+  const key = decodedWasmKey(runtime);
+  const stop = new AbortController();
+  const download = decompressing(runtime, runtime.wasmURL, "application/wasm", WASM, stop.signal);
+  const response = findSaved(key).then(async (kept) => {
+    if (kept) {
+      stop.abort();
+      download.catch(() => {}); // stopped on purpose
+      return kept;
+    }
+    const decoded = await download;
+    const [forPyodide, forCache] = /** @type {ReadableStream<Uint8Array>} */ (decoded.body).tee();
+    keep(key, new Response(forCache, { headers: { "Content-Type": "application/wasm" } }));
+    return new Response(forPyodide, { headers: decoded.headers });
+  });
+  early.set(`${runtime.indexURL}pyodide.asm.wasm`, response);
+}
+
+/** Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows. */
+function decodedWasmKey(/** @type {import("./protocol.js").Runtime} */ runtime) {
+  return runtime.wasmURL.replace(/\.zst$/, "");
+}
+
+/** Loading failed: the page offers Retry (posted once; later failures follow from it). */
+let failedAlready = false;
+function failed(/** @type {unknown} */ error) {
+  if (failedAlready) return;
+  failedAlready = true;
+  postMessage({ type: MSG.FAILED, error: postableError(error) });
 }
 
 /** @param {number} step @param {string} label */
@@ -78,8 +147,8 @@ function pyodideOptions(runtime) {
   };
 }
 
-/** The snapshot saved by an earlier visit of this build, or null (none, or storage blocked). */
-async function findSnapshot(/** @type {string} */ url) {
+/** This browser's copy kept under url by an earlier visit, or null (none, or storage blocked). */
+async function findSaved(/** @type {string} */ url) {
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
     return (await cache.match(url)) ?? null;
@@ -88,7 +157,7 @@ async function findSnapshot(/** @type {string} */ url) {
   }
 }
 
-async function forgetSnapshot(/** @type {string} */ url) {
+async function forget(/** @type {string} */ url) {
   try {
     await (await caches.open(SNAPSHOT_CACHE)).delete(url);
   } catch {
@@ -96,20 +165,31 @@ async function forgetSnapshot(/** @type {string} */ url) {
   }
 }
 
-/** Keep this build's snapshot and drop older builds' for the same site folder. */
-async function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
+/** Keep a copy under url and drop older builds' copies in the same folder of the site. */
+async function keep(/** @type {string} */ url, /** @type {Response} */ response) {
   try {
-    if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return;
-    const bytes = pyodide.makeMemorySnapshot();
     const cache = await caches.open(SNAPSHOT_CACHE);
     const folder = new URL("./", url).href;
     for (const key of await cache.keys()) {
       if (key.url !== url && new URL("./", key.url).href === folder) await cache.delete(key);
     }
-    await cache.put(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    await cache.put(url, response);
   } catch {
-    // Storage blocked or full: the next visit boots from scratch, as this one did.
+    // Storage blocked or full (or the download failed, which is reported where it is
+    // read): the next visit does without this copy, as this one did.
   }
+}
+
+/** Keep this build's snapshot of Python's memory, if it is not oversized. */
+function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
+  if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return;
+  let bytes;
+  try {
+    bytes = pyodide.makeMemorySnapshot();
+  } catch {
+    return; // then the next visit boots from scratch, as this one did
+  }
+  keep(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
 }
 
 /**
@@ -124,7 +204,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     return { pyodide, engine: pyodide.pyimport("engine") };
   } catch (error) {
     console.info(`The saved copy of Python could not be restored (${error}); starting from scratch.`);
-    await forgetSnapshot(runtime.snapshotURL);
+    await forget(runtime.snapshotURL);
     return null;
   }
 }
@@ -165,13 +245,11 @@ async function load(runtime) {
   // modulepreload of this script), and Python is ready 250 ms sooner (median of 4
   // first visits each). The boot itself (compiling WebAssembly, starting Python) waits
   // for the page's go-ahead, so the two never compete for the processor.
-  downloadEarly([
-    [`${runtime.indexURL}pyodide.asm.wasm`, "Python's WebAssembly module"],
-    [runtime.stdLibURL, "Python's standard library"],
-  ]);
+  wasmEarly(runtime);
+  early.set(runtime.stdLibURL, decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
   glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
-  const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSnapshot(runtime.snapshotURL)]);
+  const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSaved(runtime.snapshotURL)]);
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
   if (!saved) downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]]);
   await booting;
@@ -196,7 +274,7 @@ async function load(runtime) {
 // any stray failure during loading as a failed load so the page can offer Retry.
 self.addEventListener("unhandledrejection", (event) => {
   event.preventDefault();
-  postMessage({ type: MSG.FAILED, error: postableError(event.reason) });
+  failed(event.reason);
 });
 
 self.addEventListener("message", async (event) => {
@@ -208,7 +286,7 @@ self.addEventListener("message", async (event) => {
     try {
       await engineReady;
     } catch (error) {
-      postMessage({ type: MSG.FAILED, error: postableError(error) });
+      failed(error);
     }
   } else if (message.type === MSG.RUN) {
     try {

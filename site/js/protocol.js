@@ -19,8 +19,10 @@
 /**
  * @typedef {object} Runtime  absolute URLs, resolved by the page so any sub-path works
  * @property {string} pyodideModule  pyodide.mjs
- * @property {string} indexURL       folder of pyodide.asm.mjs and pyodide.asm.wasm
- * @property {string} stdLibURL      the standard library zip
+ * @property {string} indexURL       folder of pyodide.asm.mjs (Pyodide asks for pyodide.asm.wasm here too)
+ * @property {string} wasmURL        pyodide.asm.wasm, zstd-compressed (zstd.js decodes it)
+ * @property {string} stdLibURL      the standard library zip, zstd-compressed
+ * @property {string} zstdDecoderURL the zstd decoder's WebAssembly
  * @property {string} wheelURL       the engine wheel
  * @property {string} engineBytecodeURL  the engine's .pyc files, compiled by this Pyodide
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
