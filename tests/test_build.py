@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
+import io
 import json
 import re
+import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 import build
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 
 def digest_tree(root: Path) -> dict[str, str]:
@@ -36,10 +39,17 @@ def test_dist_holds_only_what_the_page_loads(built_site: Path) -> None:
     assert "index.html" in names and "js/main.js" in names
     version = json.loads((build.PYODIDE_PACKAGE / "package.json").read_text())["version"]
     runtime = {n for n in names if n.startswith("pyodide/")}
-    stdlib = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/stdlib-[0-9a-f]{{12}}\.zip", n)}
-    engine_code = {n for n in runtime if re.fullmatch(rf"pyodide/{version}/engine-bytecode-[0-9a-f]{{12}}\.zip", n)}
-    assert len(stdlib) == 1 and len(engine_code) == 1
-    assert runtime - stdlib - engine_code == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
+    built = {
+        kind: {n for n in runtime if re.fullmatch(rf"pyodide/{version}/{kind}-[0-9a-f]{{12}}\.{ext}", n)}
+        for kind, ext in [
+            ("stdlib", r"zip\.zst"),
+            ("engine-bytecode", "zip"),
+            ("pyodide.asm", r"wasm\.zst"),
+            ("zstd-decoder", "wasm"),
+        ]
+    }
+    assert all(len(names) == 1 for names in built.values()), built
+    assert runtime - set().union(*built.values()) == {f"pyodide/{version}/{f}" for f in build.RUNTIME_FILES}
     assert not [n for n in names if n.endswith((".map", ".d.ts", ".html")) and n != "index.html"]
     assert not [n for n in names if "lock" in n or "console" in n]
 
@@ -119,12 +129,58 @@ def test_engine_bytecode_covers_every_engine_module(built_site: Path) -> None:
     assert f'"engineBytecodeURL":"{bytecode.relative_to(built_site).as_posix()}"' in html
 
 
+def decode_with_the_site(built_site: Path, *files: Path) -> list[bytes]:
+    """Decode zstd files with the page's own zstd.js and the built decoder, under Node."""
+    (decoder,) = built_site.glob("pyodide/*/zstd-decoder-*.wasm")
+    script = (
+        f"import {{ readFileSync }} from 'node:fs'; import {{ loadZstd }} from {json.dumps((ROOT / 'site/js/zstd.js').as_uri())};"
+        f"const zstd = await loadZstd(readFileSync({json.dumps(str(decoder))}));"
+        "const out = [];"
+        f"for (const f of {json.dumps([str(f) for f in files])}) {{"
+        "  try { out.push({ok: Buffer.from(await zstd.decodeAll(readFileSync(f))).toString('base64')}); }"
+        "  catch (e) { out.push({error: `${e.name}: ${e.message}`}); } }"
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    done = subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return [base64.b64decode(r["ok"]) if "ok" in r else r["error"] for r in json.loads(done.stdout)]
+
+
+def test_compressed_runtime_decodes_to_pyodides_own_webassembly(built_site: Path) -> None:
+    """The page's decoder turns the shipped .wasm.zst back into the npm package's
+    pyodide.asm.wasm, byte for byte, and the file is far smaller than gzip would make it."""
+    (wasm,) = built_site.glob("pyodide/*/pyodide.asm-*.wasm.zst")
+    original = (build.PYODIDE_PACKAGE / "pyodide.asm.wasm").read_bytes()
+    (decoded,) = decode_with_the_site(built_site, wasm)
+    assert decoded == original
+    assert wasm.stat().st_size < 0.85 * len(gzip.compress(original, 6))
+
+
+def test_damaged_compressed_files_are_refused_by_the_decoder(built_site: Path, tmp_path: Path) -> None:
+    """Cut short, one byte flipped (caught by the checksum), or not zstd at all: the
+    decoder raises a ZstdError instead of returning bytes."""
+    data = next(built_site.glob("pyodide/*/stdlib-*.zip.zst")).read_bytes()
+    damaged = {
+        "short": data[: len(data) // 3],
+        "flipped": data[:-100] + bytes([data[-100] ^ 0x01]) + data[-99:],
+        "gzip": gzip.compress(b"not zstd"),
+        "empty": b"",
+    }
+    for name, bad in damaged.items():
+        (tmp_path / name).write_bytes(bad)
+    results = decode_with_the_site(built_site, *(tmp_path / name for name in damaged))
+    assert all(isinstance(r, str) and r.startswith("ZstdError: ") for r in results), results
+
+
 def test_stdlib_is_trimmed_bytecode(built_site: Path) -> None:
-    """The standard library ships as .pyc only, far smaller than the stock source zip."""
-    (stdlib,) = built_site.glob("pyodide/*/stdlib-*.zip")
-    with zipfile.ZipFile(stdlib) as archive:
+    """The standard library ships as .pyc only, stored in a zip that travels zstd-compressed,
+    far smaller than the stock source zip."""
+    (stdlib,) = built_site.glob("pyodide/*/stdlib-*.zip.zst")
+    (plain,) = decode_with_the_site(built_site, stdlib)
+    with zipfile.ZipFile(io.BytesIO(plain)) as archive:
         names = archive.namelist()
+        stored = {i.compress_type for i in archive.infolist()}
     assert names and all(n.endswith(".pyc") for n in names)
     assert "json/__init__.pyc" in names and "dataclasses.pyc" in names
+    assert stored == {zipfile.ZIP_STORED}  # the zstd window spans the whole library
     stock = (build.PYODIDE_PACKAGE / "python_stdlib.zip").stat().st_size
-    assert stdlib.stat().st_size < 0.6 * stock
+    assert stdlib.stat().st_size < 0.4 * stock

@@ -6,9 +6,10 @@
 //   the way the page's worker does, runs the engine once, records which standard-library
 //   files were imported from the zip and compiles exactly those to unchecked-hash .pyc,
 //   optimised as by python -OO (no docstrings, no asserts): nothing on the page reads a
-//   standard-library docstring, and the zip is 15% smaller (1.29 -> 1.10 MB), which
-//   brought Python's first-visit start forward by 250 ms at 20 Mbit/s (median of 4
-//   first visits each; zipimport loads a .pyc whatever its optimisation level).
+//   standard-library docstring, and the bytecode is 15% smaller, which brought Python's
+//   first-visit start forward by 250 ms at 20 Mbit/s (median of 4 first visits each;
+//   zipimport loads a .pyc whatever its optimisation level). The zip is stored, not
+//   deflated: build.py compresses it whole with zstd.
 // * The engine. The wheel holds sources only (it is the same wheel pip installs on any
 //   CPython), so a first visit compiled them before its first answer. This zip holds
 //   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the

@@ -38,16 +38,19 @@ let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
 // fetches its WebAssembly module and the standard library itself, inside loadPyodide;
 // its requests for those URLs are answered with the responses already under way, so
 // the downloads leave the boot's critical path without a second request (an HTTP cache
-// cannot be relied on for that: some hosts, LMSs among them, forbid caching).
-/** @type {Map<string, Promise<Response>>} */
+// cannot be relied on for that: some hosts, LMSs among them, forbid caching). A
+// response is read once: a second request (a second loadPyodide, after a snapshot that
+// could not be restored) gets a new one from `again`.
+/** @type {Map<string, {first: Promise<Response> | null, again: () => Promise<Response>}>} */
 const early = new Map();
 const plainFetch = globalThis.fetch.bind(globalThis);
 globalThis.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
-  const started = early.get(url);
-  if (!started || init?.integrity) return plainFetch(input, init);
-  early.delete(url); // a response is read once; a second request goes to the network
-  return started;
+  const answer = early.get(url);
+  if (!answer || init?.integrity) return plainFetch(input, init);
+  const response = answer.first ?? answer.again();
+  answer.first = null;
+  return response;
 };
 
 /**
@@ -65,7 +68,9 @@ function downloadEarly(downloads) {
   // No catch here on purpose: a download that fails, or answers with an HTTP error,
   // must reach the unhandledrejection listener below (a failed load, with Retry),
   // because Pyodide swallows a failed WebAssembly download and then waits forever.
-  for (const [url, what] of downloads) early.set(url, fetchOk(url, what, plainFetch));
+  for (const [url, what] of downloads) {
+    early.set(url, { first: fetchOk(url, what, plainFetch), again: () => fetchOk(url, what, plainFetch) });
+  }
 }
 
 /** @type {Promise<import("./zstd.js").ZstdDecoder> | null} */
@@ -106,6 +111,7 @@ function wasmEarly(runtime) {
     if (kept) {
       stop.abort();
       download.catch(() => {}); // stopped on purpose
+      keptWasmKey = key;
       return kept;
     }
     const decoded = await download;
@@ -113,8 +119,30 @@ function wasmEarly(runtime) {
     keep(key, new Response(forCache, { headers: { "Content-Type": "application/wasm" } }));
     return new Response(forPyodide, { headers: decoded.headers });
   });
-  early.set(`${runtime.indexURL}pyodide.asm.wasm`, response);
+  const again = () =>
+    findSaved(key).then((kept) => {
+      keptWasmKey = kept ? key : null;
+      return kept ?? decompressing(runtime, runtime.wasmURL, "application/wasm", WASM);
+    });
+  early.set(`${runtime.indexURL}pyodide.asm.wasm`, { first: response, again });
 }
+
+/** Set when Pyodide is given this browser's decoded copy of the module. */
+let keptWasmKey = /** @type {string | null} */ (null);
+
+// Pyodide logs a module that fails to compile and then waits forever. That can only be
+// this browser's copy gone bad (a download that fails to decode is reported above):
+// forget it and report a failed load, so that Retry downloads the module again.
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  try {
+    return await instantiateStreaming(source, imports);
+  } catch (error) {
+    if (keptWasmKey) await forget(keptWasmKey);
+    failed(new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
+    throw error;
+  }
+};
 
 /** Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows. */
 function decodedWasmKey(/** @type {import("./protocol.js").Runtime} */ runtime) {
@@ -246,7 +274,8 @@ async function load(runtime) {
   // first visits each). The boot itself (compiling WebAssembly, starting Python) waits
   // for the page's go-ahead, so the two never compete for the processor.
   wasmEarly(runtime);
-  early.set(runtime.stdLibURL, decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
+  const stdlib = () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB);
+  early.set(runtime.stdLibURL, { first: stdlib(), again: stdlib });
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
   glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
   const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSaved(runtime.snapshotURL)]);

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
@@ -41,16 +42,55 @@ def test_wheel_that_fails_to_load_leaves_the_page_and_offers_retry(
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", re.compile("budget_words=9"))
 
 
-def test_webassembly_404_fails_visibly_and_retry_recovers(context: BrowserContext, site_url: str, console: Any) -> None:
-    """A 404 for pyodide.asm.wasm (Pyodide alone would wait for it forever): a failed
-    load that names the file, and Retry recovers once it is back."""
-    page, broken = open_with_a_404(context, site_url, console, "**/pyodide.asm.wasm")
-    expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module failed to load (HTTP 404)")
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("**/pyodide.asm-*.wasm.zst", "Python's WebAssembly module failed to load (HTTP 404)"),
+        ("**/stdlib-*.zip.zst", "Python's standard library failed to load (HTTP 404)"),
+        ("**/zstd-decoder-*.wasm", "the zstd decoder failed to load (HTTP 404)"),
+    ],
+    ids=["webassembly", "stdlib", "decoder"],
+)
+def test_runtime_file_404_fails_visibly_and_retry_recovers(
+    context: BrowserContext, site_url: str, console: Any, pattern: str, message: str
+) -> None:
+    """A 404 for a compressed runtime file or its decoder (Pyodide alone would wait for
+    the WebAssembly forever): a failed load that names the file, and Retry recovers once
+    it is back."""
+    page, broken = open_with_a_404(context, site_url, console, pattern)
+    expect(page.locator("#engine-status")).to_contain_text(message)
     broken["on"] = False
     page.get_by_role("button", name="Retry").click()
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
     assert tray_on_page(page) == ["M5"]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped"])
+def test_damaged_webassembly_download_fails_visibly_and_retry_recovers(
+    context: BrowserContext, site_url: str, built_site: Path, damage: str
+) -> None:
+    """A compressed WebAssembly module cut short, or with one byte changed on its way (the
+    zstd checksum catches it): a failed load that says so, not a page waiting forever;
+    Retry recovers once the file arrives whole."""
+    (wasm,) = built_site.glob("pyodide/*/pyodide.asm-*.wasm.zst")
+    data = wasm.read_bytes()
+    bad = data[: len(data) // 2] if damage == "truncated" else data[:-100] + bytes([data[-100] ^ 0xFF]) + data[-99:]
+    broken = {"on": True}
+    context.route(
+        "**/pyodide.asm-*.wasm.zst",
+        lambda route: route.fulfill(status=200, body=bad) if broken["on"] else route.continue_(),
+    )
+    page = context.new_page()
+    page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module could not be decompressed")
+    assert tray_on_page(page) == ["M10", "M5"]  # the prerendered result stays
+    broken["on"] = False
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 8})
+    assert tray_on_page(page) == []
 
 
 def crash_worker(page: Page, how: str) -> None:

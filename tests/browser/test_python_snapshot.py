@@ -8,14 +8,15 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, expect
 
+import build
 from tests.browser.conftest import READY_TIMEOUT_MS, wait_ready
 from tests.browser.test_page import STORE, assert_page_matches_cpython, full_policy, set_policy
 
 SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots"
 
 
-def saved_snapshots(page: Page) -> dict[str, int]:
-    """URL → size in bytes of every snapshot in the page's Cache Storage."""
+def saved_copies(page: Page) -> dict[str, int]:
+    """URL → size in bytes of every copy the worker keeps in the page's Cache Storage."""
     return page.evaluate(
         """async (name) => {
             const cache = await caches.open(name);
@@ -25,6 +26,18 @@ def saved_snapshots(page: Page) -> dict[str, int]:
         }""",
         SNAPSHOT_CACHE,
     )
+
+
+def saved_snapshots(page: Page) -> dict[str, int]:
+    """The same, memory snapshots only (not the decoded WebAssembly module)."""
+    return {url: size for url, size in saved_copies(page).items() if not url.endswith(".wasm")}
+
+
+def kept_wasm_url(page: Page) -> str:
+    """Where the worker keeps the decoded WebAssembly module: the .zst file's URL without .zst."""
+    return page.evaluate(
+        "() => new URL(JSON.parse(document.getElementById('runtime').textContent).wasmURL, document.baseURI).href"
+    ).removesuffix(".zst")
 
 
 def snapshot_url(page: Page) -> str:
@@ -55,9 +68,11 @@ def test_a_repeat_visit_restores_python_and_computes_the_same(context: BrowserCo
     wait_ready(page)
     assert boot_of(page) == "fresh"
     wait_snapshot_saved(page, snapshot_url(page))
-    sizes = saved_snapshots(page)
-    assert list(sizes) == [snapshot_url(page)]
+    sizes = saved_copies(page)
+    assert sorted(sizes) == sorted([snapshot_url(page), kept_wasm_url(page)])
     assert sizes[snapshot_url(page)] > 10_000_000  # the whole WebAssembly memory, not a stub
+    # The module exactly as decoded, for the next visit to compile from Cache Storage.
+    assert sizes[kept_wasm_url(page)] == (build.PYODIDE_PACKAGE / "pyodide.asm.wasm").stat().st_size
 
     page.reload()
     wait_ready(page)
@@ -101,4 +116,31 @@ def test_a_damaged_or_old_copy_is_replaced_by_a_fresh_boot(context: BrowserConte
     page.reload()
     wait_ready(page)
     assert boot_of(page) == "snapshot"
+    assert_page_matches_cpython(page, set_policy(page, {"question": "timeout-incident", "budget_words": 9}))
+
+
+def test_a_damaged_kept_webassembly_module_fails_visibly_and_retry_downloads_it(
+    context: BrowserContext, site_url: str, console: Any
+) -> None:
+    """This browser's decoded copy of the module replaced by garbage: the next visit
+    reports a failed load (rather than waiting forever inside Pyodide), forgets the copy,
+    and Retry downloads the module again and computes as before."""
+    console.allowed.append("wasm")  # Pyodide's own warning about the failed compile
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    wait_snapshot_saved(page, snapshot_url(page))
+    page.evaluate(
+        """async ([name, url]) => {
+            const cache = await caches.open(name);
+            await cache.put(url, new Response(new Uint8Array(4096).fill(7), { headers: { "Content-Type": "application/wasm" } }));
+        }""",
+        [SNAPSHOT_CACHE, kept_wasm_url(page)],
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module could not be compiled")
+    assert kept_wasm_url(page) not in saved_copies(page)
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
     assert_page_matches_cpython(page, set_policy(page, {"question": "timeout-incident", "budget_words": 9}))
