@@ -129,7 +129,7 @@ def build(
     say(f"· Pyodide {pyodide['version']} runtime files, the WebAssembly module zstd-compressed")
     runtime_dir = copy_runtime(out / "pyodide" / pyodide["version"])
     wasm = compressed_copy(PYODIDE_PACKAGE / PYODIDE_WASM, "pyodide.asm", ".wasm.zst", runtime_dir)
-    zstd_decoder = copy_zstd_decoder(runtime_dir)
+    zstd_decoder = copy_zstd_decoder(runtime_dir, out / "licenses")
     say("· standard library and engine as bytecode, compiled by that Pyodide under Node")
     stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir)
     say("· prerendering the default configuration")
@@ -249,12 +249,14 @@ def compressed_copy(source: Path, prefix: str, suffix: str, directory: Path) -> 
     return path
 
 
-def copy_zstd_decoder(directory: Path) -> Path:
+def copy_zstd_decoder(directory: Path, licenses: Path) -> Path:
     """The zstd library's streaming decoder as WebAssembly, which site/js/zstd.js drives.
 
     The zstddec package ships it only base64-encoded inside its JavaScript, whose loader
-    fetches a data: URL (which the page's CSP forbids); the binary is written out here and
-    served as a file of its own, gzip-compressed by the host like any .wasm."""
+    fetches it as a data: URL (which a strict Content-Security-Policy forbids) and whose
+    base64 is a third larger; the binary is written out here and served as a file of its
+    own, gzip-compressed by the host like any .wasm. Its BSD licence asks that the
+    notice travel with the binary: ``licenses``/zstddec.txt."""
     module = ZSTD_PACKAGE / "dist" / "zstddec-stream.mjs"
     if not module.exists():
         raise BuildError("node_modules/zstddec is missing: run `npm ci` first")
@@ -266,6 +268,8 @@ def copy_zstd_decoder(directory: Path) -> Path:
         raise BuildError(f"{module.relative_to(ROOT)} embeds something that is not WebAssembly")
     path = directory / f"zstd-decoder-{content_hash(data)}.wasm"
     path.write_bytes(data)
+    licenses.mkdir(exist_ok=True)
+    shutil.copyfile(ZSTD_PACKAGE / "LICENSE", licenses / "zstddec.txt")
     return path
 
 

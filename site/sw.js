@@ -40,6 +40,16 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);
+      // The page's Retry asks past every cache (its copy may be the damaged one): the
+      // network first, and a good answer replaces the copy; offline, the copy still serves.
+      if (request.cache === "reload") {
+        const fresh = await fetch(request).catch(() => null);
+        if (fresh?.ok) {
+          if (await cache.match(request)) event.waitUntil(cache.put(request, fresh.clone()));
+          return fresh;
+        }
+        return (await cache.match(request)) ?? fresh ?? fetch(request);
+      }
       // Any link to the page (with its settings in the query) is the same document.
       const hit = request.mode === "navigate" ? await cache.match("./") : await cache.match(request);
       return hit ?? fetch(request);

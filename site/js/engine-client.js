@@ -35,6 +35,8 @@ export class EngineClient {
     this.crashes = [];
     /** Set by boot(): workers started from then on (a retry, a restart) boot at once. */
     this.booted = false;
+    /** Set by retry(): that worker downloads past every cache, which may hold a bad copy. */
+    this.fresh = false;
   }
 
   /** Receive every status from now on, starting with the current one. @param {(status: Status) => void} onStatus */
@@ -59,7 +61,7 @@ export class EngineClient {
       event.preventDefault();
       this.crashed(event.message || "the worker stopped unexpectedly");
     });
-    worker.postMessage({ type: MSG.LOAD, runtime: this.runtime });
+    worker.postMessage({ type: MSG.LOAD, runtime: this.runtime, fresh: this.fresh });
     if (this.booted) worker.postMessage({ type: MSG.BOOT });
   }
 
@@ -77,6 +79,7 @@ export class EngineClient {
   retry() {
     this.worker?.terminate();
     this.worker = null;
+    this.fresh = true;
     this.start();
   }
 

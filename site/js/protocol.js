@@ -1,10 +1,13 @@
 // The worker protocol, written down once. Only JSON text and plain objects cross.
 //
 // main → worker
-//   {type: "rw:load", runtime: Runtime}          once, right after the worker starts: get
+//   {type: "rw:load", runtime: Runtime, fresh: boolean}
+//                                                once, right after the worker starts: get
 //                                                ready to boot (load pyodide.mjs, look for a
 //                                                snapshot, start the downloads), without the
-//                                                heavy work yet
+//                                                heavy work yet. fresh: a Retry after a failed
+//                                                load, so the runtime files are fetched again
+//                                                from the network, past every cache
 //   {type: "rw:boot"}                            start Python: sent once the page has set
 //                                                itself up (may come before or after load)
 //   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text

@@ -4,7 +4,7 @@
 // a slow link waits for before Python can start. No browser decodes zstd by itself, so
 // this drives the zstd library's own streaming decoder, compiled to WebAssembly (the
 // npm package zstddec; build.py copies out its binary), chunk by chunk as the download
-// arrives: the output streams on into WebAssembly.compileStreaming, so compiling still
+// arrives: the output streams on into WebAssembly's streaming compile, so compiling still
 // overlaps the download. Runs in the worker and under Node (the tests and the build).
 
 // ZSTD_inBuffer and ZSTD_outBuffer: {pointer, size_t size, size_t pos}, 4 bytes each in wasm32.

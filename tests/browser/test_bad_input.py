@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
+from tests.browser.test_hosting import wait_offline_ready
 from tests.browser.test_page import set_policy
 
 
@@ -57,6 +58,8 @@ def test_runtime_file_404_fails_visibly_and_retry_recovers(
     """A 404 for a compressed runtime file or its decoder (Pyodide alone would wait for
     the WebAssembly forever): a failed load that names the file, and Retry recovers once
     it is back."""
+    # Pyodide reports a standard library that did not arrive on the console itself.
+    console.allowed += ["Error occurred while installing the standard library", message]
     page, broken = open_with_a_404(context, site_url, console, pattern)
     expect(page.locator("#engine-status")).to_contain_text(message)
     broken["on"] = False
@@ -91,6 +94,51 @@ def test_damaged_webassembly_download_fails_visibly_and_retry_recovers(
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 8})
     assert tray_on_page(page) == []
+
+
+def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
+    context: BrowserContext, site_url: str, built_site: Path
+) -> None:
+    """The service worker's copy of the compressed module gone bad (and no decoded copy
+    kept): the next visit fails visibly; Retry fetches past every cache, works, and the
+    offline copy is whole again."""
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    wait_offline_ready(page)
+    (wasm,) = built_site.glob("pyodide/*/pyodide.asm-*.wasm.zst")
+    url = site_url + wasm.relative_to(built_site).as_posix()
+    sizes_in_offline_cache = """async (url) => {
+        const sizes = [];
+        for (const name of await caches.keys()) {
+            if (name === "retrieval-workbench:python-snapshots") continue;
+            const hit = await (await caches.open(name)).match(url);
+            if (hit) sizes.push((await hit.arrayBuffer()).byteLength);
+        }
+        return sizes;
+    }"""
+    assert page.evaluate(sizes_in_offline_cache, url) == [wasm.stat().st_size]
+    page.evaluate(
+        """async (url) => {
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                if (name === "retrieval-workbench:python-snapshots") {
+                    for (const key of await cache.keys()) await cache.delete(key);  // boot from the download
+                } else if (await cache.match(url)) {
+                    await cache.put(url, new Response(new Uint8Array(5000).fill(1)));
+                }
+            }
+        }""",
+        url,
+    )
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text("Python's WebAssembly module could not be decompressed")
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+    assert page.evaluate(sizes_in_offline_cache, url) == [wasm.stat().st_size]
 
 
 def crash_worker(page: Page, how: str) -> None:
