@@ -5,7 +5,7 @@
 // this drives the zstd library's own streaming decoder, compiled to WebAssembly (the
 // npm package zstddec; build.py copies out its binary), chunk by chunk as the download
 // arrives: the output streams on into WebAssembly's streaming compile, so compiling still
-// overlaps the download. Runs in the worker and under Node (the tests and the build).
+// overlaps the download. Runs in the worker, and under Node for the tests.
 
 // ZSTD_inBuffer and ZSTD_outBuffer: {pointer, size_t size, size_t pos}, 4 bytes each in wasm32.
 const BUFFER_STRUCT = 12;
@@ -85,7 +85,7 @@ export class ZstdDecoder {
     });
   }
 
-  /** Decode a whole compressed file at once (the build's check and the tests use this). */
+  /** Decode a whole compressed file at once (the tests' Node runner uses this). */
   async decodeAll(/** @type {Uint8Array} */ compressed) {
     const stream = this.decodeStream(new Blob([compressed]).stream());
     return new Uint8Array(await new Response(stream).arrayBuffer());
