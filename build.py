@@ -128,7 +128,9 @@ def build(
     wheel = build_wheel(out / "wheels")
     say(f"· Pyodide {pyodide['version']} runtime files, the WebAssembly module zstd-compressed")
     runtime_dir = copy_runtime(out / "pyodide" / pyodide["version"])
-    wasm = compressed_copy(PYODIDE_PACKAGE / PYODIDE_WASM, "pyodide.asm", ".wasm.zst", runtime_dir)
+    wasm = _named_by_content(
+        compress_zstd((PYODIDE_PACKAGE / PYODIDE_WASM).read_bytes()), "pyodide.asm", ".wasm.zst", runtime_dir
+    )
     zstd_decoder = copy_zstd_decoder(runtime_dir, out / "licenses")
     say("· standard library and engine as bytecode, compiled by that Pyodide under Node")
     stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir)
@@ -220,33 +222,20 @@ def copy_runtime(directory: Path) -> Path:
     return directory
 
 
+@functools.lru_cache(maxsize=4)
 def compress_zstd(data: bytes) -> bytes:
     """``data`` as one zstd frame (content size in the header), deterministic for a given
     zstandard release; remembered per process, as the tests build several sites."""
-    key = hashlib.sha256(data).digest()
-    if key not in _zstd_cache:
-        import zstandard
+    import zstandard
 
-        # With a checksum, a file damaged on its way fails to decode instead of running.
-        params = zstandard.ZstdCompressionParameters.from_level(
-            ZSTD_LEVEL,
-            window_log=max(10, (len(data) - 1).bit_length()),
-            source_size=len(data),
-            write_checksum=True,
-        )
-        _zstd_cache[key] = zstandard.ZstdCompressor(compression_params=params).compress(data)
-    return _zstd_cache[key]
-
-
-_zstd_cache: dict[bytes, bytes] = {}
-
-
-def compressed_copy(source: Path, prefix: str, suffix: str, directory: Path) -> Path:
-    """``source`` zstd-compressed into ``directory`` as <prefix>-<content hash><suffix>."""
-    data = compress_zstd(source.read_bytes())
-    path = directory / f"{prefix}-{content_hash(data)}{suffix}"
-    path.write_bytes(data)
-    return path
+    # With a checksum, a file damaged on its way fails to decode instead of running.
+    params = zstandard.ZstdCompressionParameters.from_level(
+        ZSTD_LEVEL,
+        window_log=max(10, (len(data) - 1).bit_length()),
+        source_size=len(data),
+        write_checksum=True,
+    )
+    return zstandard.ZstdCompressor(compression_params=params).compress(data)
 
 
 def copy_zstd_decoder(directory: Path, licenses: Path) -> Path:
@@ -266,8 +255,7 @@ def copy_zstd_decoder(directory: Path, licenses: Path) -> Path:
     data = base64.b64decode(match.group(1))
     if not data.startswith(b"\0asm"):
         raise BuildError(f"{module.relative_to(ROOT)} embeds something that is not WebAssembly")
-    path = directory / f"zstd-decoder-{content_hash(data)}.wasm"
-    path.write_bytes(data)
+    path = _named_by_content(data, "zstd-decoder", ".wasm", directory)
     licenses.mkdir(exist_ok=True)
     shutil.copyfile(ZSTD_PACKAGE / "LICENSE", licenses / "zstddec.txt")
     return path
@@ -290,15 +278,15 @@ def build_bytecode(wheel: Path, store: Any, directory: Path) -> tuple[Path, Path
             str(stdlib),
             str(engine_code),
         )
-        return compressed_copy(stdlib, "stdlib", ".zip.zst", directory), _named_by_content(
-            engine_code, "engine-bytecode", directory
+        return (
+            _named_by_content(compress_zstd(stdlib.read_bytes()), "stdlib", ".zip.zst", directory),
+            _named_by_content(engine_code.read_bytes(), "engine-bytecode", ".zip", directory),
         )
 
 
-def _named_by_content(built: Path, prefix: str, directory: Path) -> Path:
-    """Copy ``built`` into ``directory`` as <prefix>-<content hash>.zip."""
-    data = built.read_bytes()
-    path = directory / f"{prefix}-{content_hash(data)}.zip"
+def _named_by_content(data: bytes, prefix: str, suffix: str, directory: Path) -> Path:
+    """Write ``data`` into ``directory`` as <prefix>-<content hash><suffix>."""
+    path = directory / f"{prefix}-{content_hash(data)}{suffix}"
     path.write_bytes(data)
     return path
 

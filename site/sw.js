@@ -48,7 +48,7 @@ self.addEventListener("fetch", (event) => {
           if (await cache.match(request)) event.waitUntil(cache.put(request, fresh.clone()));
           return fresh;
         }
-        return (await cache.match(request)) ?? fresh ?? fetch(request);
+        return (await cache.match(request)) ?? fresh ?? Response.error();
       }
       // Any link to the page (with its settings in the query) is the same document.
       const hit = request.mode === "navigate" ? await cache.match("./") : await cache.match(request);

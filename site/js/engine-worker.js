@@ -53,6 +53,11 @@ globalThis.fetch = (input, init) => {
   return response;
 };
 
+/** Answer Pyodide's requests for url: start(true) runs now, start(false) for each later request. */
+function answerEarly(/** @type {string} */ url, /** @type {(first: boolean) => Promise<Response>} */ start) {
+  early.set(url, { first: start(true), again: () => start(false) });
+}
+
 /**
  * How runtime files are requested: normally as any request (HTTP cache, service worker);
  * on a Retry from the network (the service worker then refreshes its copy), since the
@@ -76,9 +81,7 @@ function downloadEarly(downloads) {
   // No catch here on purpose: a download that fails, or answers with an HTTP error,
   // must reach the unhandledrejection listener below (a failed load, with Retry),
   // because Pyodide swallows a failed WebAssembly download and then waits forever.
-  for (const [url, what] of downloads) {
-    early.set(url, { first: fetchOk(url, what, plainFetch), again: () => fetchOk(url, what, plainFetch) });
-  }
+  for (const [url, what] of downloads) answerEarly(url, () => fetchOk(url, what, plainFetch));
 }
 
 /** @type {Promise<import("./zstd.js").ZstdDecoder> | null} */
@@ -112,40 +115,30 @@ function decompressing(runtime, url, type, what) {
  * @param {import("./protocol.js").Runtime} runtime
  */
 function wasmEarly(runtime) {
-  const key = decodedWasmKey(runtime);
-  const fromCopyOrDownload = async (/** @type {boolean} */ keepIt) => {
+  // Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows.
+  const key = runtime.wasmURL.replace(/\.zst$/, "");
+  answerEarly(`${runtime.indexURL}pyodide.asm.wasm`, async (keepIt) => {
     const kept = await findSaved(key);
-    keptWasmKey = kept ? key : null;
     if (kept) return kept;
     const decoded = await decompressing(runtime, runtime.wasmURL, "application/wasm", WASM);
     if (!keepIt) return decoded;
     const [forPyodide, forCache] = /** @type {ReadableStream<Uint8Array>} */ (decoded.body).tee();
     keep(key, new Response(forCache, { headers: { "Content-Type": "application/wasm" } }));
     return new Response(forPyodide, { headers: decoded.headers });
+  });
+  // Pyodide logs a module that fails to compile and then waits forever. A download that
+  // fails to decode is reported above, so this is this browser's copy gone bad: forget
+  // it and report a failed load, so that Retry downloads the module again.
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    try {
+      return await instantiateStreaming(source, imports);
+    } catch (error) {
+      await forget(key);
+      failed(new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
+      throw error;
+    }
   };
-  early.set(`${runtime.indexURL}pyodide.asm.wasm`, { first: fromCopyOrDownload(true), again: () => fromCopyOrDownload(false) });
-}
-
-/** Set when Pyodide is given this browser's decoded copy of the module. */
-let keptWasmKey = /** @type {string | null} */ (null);
-
-// Pyodide logs a module that fails to compile and then waits forever. That can only be
-// this browser's copy gone bad (a download that fails to decode is reported above):
-// forget it and report a failed load, so that Retry downloads the module again.
-const instantiateStreaming = WebAssembly.instantiateStreaming;
-WebAssembly.instantiateStreaming = async (source, imports) => {
-  try {
-    return await instantiateStreaming(source, imports);
-  } catch (error) {
-    if (keptWasmKey) await forget(keptWasmKey);
-    failed(new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
-    throw error;
-  }
-};
-
-/** Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows. */
-function decodedWasmKey(/** @type {import("./protocol.js").Runtime} */ runtime) {
-  return runtime.wasmURL.replace(/\.zst$/, "");
 }
 
 /** Loading failed: the page offers Retry (posted once; later failures follow from it). */
@@ -273,8 +266,7 @@ async function load(runtime) {
   // first visits each). The boot itself (compiling WebAssembly, starting Python) waits
   // for the page's go-ahead, so the two never compete for the processor.
   wasmEarly(runtime);
-  const stdlib = () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB);
-  early.set(runtime.stdLibURL, { first: stdlib(), again: stdlib });
+  answerEarly(runtime.stdLibURL, () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
   glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
   const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSaved(runtime.snapshotURL)]);

@@ -31,13 +31,10 @@ export class ZstdError extends Error {
  */
 
 /** Instantiate the decoder from its WebAssembly bytes (or a Response of them). */
-export async function loadZstd(/** @type {BufferSource | Response | Promise<Response>} */ source) {
+export async function loadZstd(/** @type {BufferSource | Response} */ source) {
   const imports = { env: { emscripten_notify_memory_growth: () => {} } };
-  const resolved = await source;
-  const { instance } =
-    resolved instanceof Response
-      ? await WebAssembly.instantiate(await resolved.arrayBuffer(), imports)
-      : await WebAssembly.instantiate(resolved, imports);
+  const bytes = source instanceof Response ? await source.arrayBuffer() : source;
+  const { instance } = await WebAssembly.instantiate(bytes, imports);
   return new ZstdDecoder(/** @type {DecoderExports} */ (/** @type {unknown} */ (instance.exports)));
 }
 
@@ -103,8 +100,8 @@ class DecodeSession {
     this.outBytes = wasm.malloc(OUTPUT_BYTES);
     this.inBytes = 0;
     this.inCapacity = 0;
-    this.pending = 0; // the last ZSTD_decompressStream result: 0 once a frame is complete
-    this.seenInput = false;
+    // The last ZSTD_decompressStream result: 0 once a frame is complete; -1 before any input.
+    this.pending = -1;
     if (!this.dctx || !this.input || !this.output || !this.outBytes) throw new ZstdError("the zstd decoder is out of memory");
   }
 
@@ -125,7 +122,6 @@ class DecodeSession {
   push(/** @type {Uint8Array} */ chunk) {
     const wasm = this.wasm;
     if (chunk.byteLength === 0) return [];
-    this.seenInput = true;
     if (chunk.byteLength > this.inCapacity) {
       if (this.inBytes) wasm.free(this.inBytes);
       this.inCapacity = Math.max(chunk.byteLength, 64 * 1024);
@@ -150,7 +146,7 @@ class DecodeSession {
   }
 
   finish() {
-    const incomplete = !this.seenInput || this.pending !== 0;
+    const incomplete = this.pending !== 0;
     this.release();
     if (incomplete) throw new ZstdError("the zstd data ended before its last frame was complete");
   }

@@ -12,6 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
 from tests.browser.test_hosting import wait_offline_ready
 from tests.browser.test_page import set_policy
+from tests.browser.test_python_snapshot import SNAPSHOT_CACHE
 
 
 def open_with_a_404(context: BrowserContext, site_url: str, console: Any, pattern: str) -> tuple[Page, dict[str, bool]]:
@@ -108,28 +109,28 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     wait_offline_ready(page)
     (wasm,) = built_site.glob("pyodide/*/pyodide.asm-*.wasm.zst")
     url = site_url + wasm.relative_to(built_site).as_posix()
-    sizes_in_offline_cache = """async (url) => {
+    sizes_in_offline_cache = """async ([url, workerCache]) => {
         const sizes = [];
         for (const name of await caches.keys()) {
-            if (name === "retrieval-workbench:python-snapshots") continue;
+            if (name === workerCache) continue;
             const hit = await (await caches.open(name)).match(url);
             if (hit) sizes.push((await hit.arrayBuffer()).byteLength);
         }
         return sizes;
     }"""
-    assert page.evaluate(sizes_in_offline_cache, url) == [wasm.stat().st_size]
+    assert page.evaluate(sizes_in_offline_cache, [url, SNAPSHOT_CACHE]) == [wasm.stat().st_size]
     page.evaluate(
-        """async (url) => {
+        """async ([url, workerCache]) => {
             for (const name of await caches.keys()) {
                 const cache = await caches.open(name);
-                if (name === "retrieval-workbench:python-snapshots") {
+                if (name === workerCache) {
                     for (const key of await cache.keys()) await cache.delete(key);  // boot from the download
                 } else if (await cache.match(url)) {
                     await cache.put(url, new Response(new Uint8Array(5000).fill(1)));
                 }
             }
         }""",
-        url,
+        [url, SNAPSHOT_CACHE],
     )
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
@@ -138,7 +139,7 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
     assert tray_on_page(page) == ["M5"]
-    assert page.evaluate(sizes_in_offline_cache, url) == [wasm.stat().st_size]
+    assert page.evaluate(sizes_in_offline_cache, [url, SNAPSHOT_CACHE]) == [wasm.stat().st_size]
 
 
 def crash_worker(page: Page, how: str) -> None:
