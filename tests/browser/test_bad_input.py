@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+import build
 from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
 from tests.browser.test_hosting import wait_offline_ready
 from tests.browser.test_page import set_policy
-from tests.browser.test_python_snapshot import SNAPSHOT_CACHE
+from tests.browser.test_python_snapshot import SNAPSHOT_CACHE, kept_wasm_url, snapshot_url, wait_snapshot_saved
 
 
 def open_with_a_404(context: BrowserContext, site_url: str, console: Any, pattern: str) -> tuple[Page, dict[str, bool]]:
@@ -107,6 +108,9 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     page.goto(site_url)
     wait_ready(page)
     wait_offline_ready(page)
+    # The worker's own copies land in the background; clear them once they have.
+    wait_snapshot_saved(page, snapshot_url(page))
+    wait_snapshot_saved(page, kept_wasm_url(page), (build.PYODIDE_PACKAGE / "pyodide.asm.wasm").stat().st_size)
     (wasm,) = built_site.glob("pyodide/*/pyodide.asm-*.wasm.zst")
     url = site_url + wasm.relative_to(built_site).as_posix()
     sizes_in_offline_cache = """async ([url, workerCache]) => {

@@ -47,13 +47,14 @@ def snapshot_url(page: Page) -> str:
 
 
 def wait_snapshot_saved(page: Page, url: str, min_bytes: int = 10_000_000) -> None:
-    """The worker saves its copy just after the first answer; wait until url holds one.
+    """The worker saves its copies in the background (the snapshot just after the first
+    answer, the decoded module as it arrives); wait until url holds one.
 
     Polled from Python: wait_for_function would take an async predicate's promise
     itself as a truthy answer.
     """
     deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
-    while saved_snapshots(page).get(url, 0) < min_bytes:
+    while saved_copies(page).get(url, 0) < min_bytes:
         assert time.monotonic() < deadline, f"no snapshot of {min_bytes}+ bytes saved at {url}"
         page.wait_for_timeout(100)
 
