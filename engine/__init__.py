@@ -7,18 +7,25 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import run, run_json
-from .model import DEFAULT_POLICY, OUTCOMES, POLICY_FIELDS, STORE_CHOICES, InputError, parse_policy, parse_store
+from .api import Opening, open_json, run, run_json
+from .fields import DEFAULT_POLICY, FIELDS, OUTCOME_TABLE, OUTCOMES, POLICY_FIELDS
+from .model import STORE_CHOICES, InputError, parse_policy, parse_store
+from .session import Session
 from .text import STOP_WORDS, tokenize, word_count
 
 __all__ = [
     "DEFAULT_POLICY",
+    "FIELDS",
     "OUTCOMES",
+    "OUTCOME_TABLE",
     "POLICY_FIELDS",
     "STOP_WORDS",
     "STORE_CHOICES",
     "InputError",
+    "Opening",
+    "Session",
     "__version__",
+    "open_json",
     "parse_policy",
     "parse_store",
     "run",

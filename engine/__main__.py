@@ -15,16 +15,8 @@ from typing import Any, NoReturn, cast
 
 from . import __version__
 from .api import run
-from .model import (
-    BUDGET_LIMIT,
-    DEFAULT_POLICY,
-    MAX_AGE_LIMIT,
-    POLICY_FIELDS,
-    RECORD_LIMIT_RANGE,
-    STORE_CHOICES,
-    ErrorResult,
-    Result,
-)
+from .fields import FIELDS, POLICY_FIELDS, Field
+from .model import ErrorResult, Result
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
 DEFAULT_STORE = Path(__file__).resolve().parent.parent / "fixtures" / "store.json"
@@ -49,50 +41,24 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"store JSON file to read (default: {DEFAULT_STORE.parent.name}/{DEFAULT_STORE.name} in the source checkout)",
     )
-    parser.add_argument("--question", help="question id (default: the store's first question)")
-    parser.add_argument("--tenant", help="active tenant id, a hard filter (default: the store's first tenant)")
-    parser.add_argument(
-        "--store", choices=STORE_CHOICES, help=f"memory store to read (default: {DEFAULT_POLICY['store']})"
-    )
-    parser.add_argument(
-        "--previous-sessions",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="include records from previous sessions (default: off)",
-    )
-    parser.add_argument(
-        "--max-age-hours",
-        type=float,
-        metavar="HOURS",
-        help=f"exclude records older than this, inclusive, 0 to {MAX_AGE_LIMIT} (default: {DEFAULT_POLICY['max_age_hours']})",
-    )
-    parser.add_argument(
-        "--latest-per-key",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="exclude a keyed fact when a newer record of the same tenant and key exists (default: on)",
-    )
-    parser.add_argument(
-        "--recency-weight",
-        type=float,
-        metavar="W",
-        help=f"blend weight of recency, 0 (cosine only) to 1 (recency only) (default: {DEFAULT_POLICY['recency_weight']:g})",
-    )
-    parser.add_argument(
-        "--budget-words",
-        type=int,
-        metavar="N",
-        help=f"context word budget, 0 to {BUDGET_LIMIT} (default: {DEFAULT_POLICY['budget_words']})",
-    )
-    parser.add_argument(
-        "--max-records",
-        type=int,
-        metavar="N",
-        help=f"maximum retrieved records, {RECORD_LIMIT_RANGE[0]} to {RECORD_LIMIT_RANGE[1]} (default: {DEFAULT_POLICY['max_records']})",
-    )
+    for field in FIELDS:
+        _add_flag(parser, field)
     parser.add_argument("--json", action="store_true", help="print the result object as JSON instead of a table")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
+
+
+def _add_flag(parser: argparse.ArgumentParser, field: Field) -> None:
+    """One flag per row of the field table, spelled as the field with dashes."""
+    if field.kind == "bool":
+        parser.add_argument(field.flag, action=argparse.BooleanOptionalAction, default=None, help=field.describe())
+    elif field.kind == "choice":
+        choices = field.values if field.choices else None
+        parser.add_argument(field.flag, choices=choices, help=field.describe())
+    else:
+        kind = int if field.kind == "int" else float
+        metavar = field.name.rsplit("_", 1)[-1].upper()
+        parser.add_argument(field.flag, type=kind, metavar=metavar, help=field.describe())
 
 
 def load_store(path: Path | None) -> Any:

@@ -12,27 +12,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
-STORE_CHOICES: tuple[str, ...] = (*STORE_KINDS, "all")
+from .fields import DEFAULT_POLICY, FIELDS, FIELDS_BY_NAME, OUTCOMES, POLICY_FIELDS, STORE_KINDS, Field
+
+STORE_CHOICES: tuple[str, ...] = FIELDS_BY_NAME["store"].values
 SESSIONS: tuple[str, ...] = ("current", "previous")
 SCHEMA_VERSION = 1
 
-# Outcome codes, in the order the checks run (scope first, then packing).
-SCOPE_OUTCOMES: tuple[str, ...] = (
-    "other_tenant",
-    "superseded",
-    "store_filtered",
-    "previous_session",
-    "too_old",
-    "no_shared_terms",
-)
-PACK_OUTCOMES: tuple[str, ...] = ("selected", "over_budget", "record_limit")
-OUTCOMES: tuple[str, ...] = SCOPE_OUTCOMES + PACK_OUTCOMES
-
-# Ranges a policy must respect; the page's controls and the CLI use the same limits.
-MAX_AGE_LIMIT = 100_000
-BUDGET_LIMIT = 500
-RECORD_LIMIT_RANGE = (1, 50)
+__all__ = ["DEFAULT_POLICY", "OUTCOMES", "POLICY_FIELDS", "STORE_CHOICES", "STORE_KINDS"]
 
 
 class InputError(ValueError):
@@ -96,7 +82,7 @@ class Store:
 
 @dataclass(frozen=True)
 class Policy:
-    """The nine policy fields, spelled as everywhere else (URL, CLI, notes)."""
+    """A valid policy: one attribute per row of ``fields.FIELDS``, in table order."""
 
     question: str
     tenant: str
@@ -107,33 +93,6 @@ class Policy:
     recency_weight: float
     budget_words: int
     max_records: int
-
-
-POLICY_FIELDS: tuple[str, ...] = (
-    "question",
-    "tenant",
-    "store",
-    "previous_sessions",
-    "max_age_hours",
-    "latest_per_key",
-    "recency_weight",
-    "budget_words",
-    "max_records",
-)
-
-# The starting point of the seed's experiment. ``question`` and ``tenant`` fall back
-# to the store's first entries, which for the default store are these two.
-DEFAULT_POLICY: dict[str, Any] = {
-    "question": "deployment-region",
-    "tenant": "team-a",
-    "store": "working",
-    "previous_sessions": False,
-    "max_age_hours": 168,
-    "latest_per_key": True,
-    "recency_weight": 0.0,
-    "budget_words": 40,
-    "max_records": 3,
-}
 
 
 # ---------------------------------------------------------------- result shapes
@@ -206,6 +165,43 @@ class Result(TypedDict):
     coverage: Coverage
 
 
+class AnswerRecord(TypedDict):
+    """A record in the slim answer: what the question and the policy decide, no texts."""
+
+    id: str
+    cosine: float
+    recency: float
+    score: float
+    outcome: str
+    stage: int
+    reason: str
+    rank: int | None
+    terms: list[TermPart]
+
+
+class Answer(TypedDict):
+    """The slim answer a session sends the page: a Result without the record fields
+    the page already holds (tenant, store, session, age_hours, key, text, words)."""
+
+    engine_version: str
+    policy: dict[str, Any]
+    question: QuestionResult
+    records: list[AnswerRecord]
+    ranked: list[str]
+    selected: list[str]
+    words_used: int
+    budget_words: int
+    counts: Counts
+    coverage: Coverage
+
+
+class Opened(TypedDict):
+    """The reply to opening a store: its size and each record's word count."""
+
+    records: int
+    words: list[int]
+
+
 class Problem(TypedDict):
     path: str
     message: str
@@ -219,6 +215,22 @@ class ErrorBody(TypedDict):
 
 class ErrorResult(TypedDict):
     error: ErrorBody
+
+
+def error_result(error: InputError) -> ErrorResult:
+    return {
+        "error": {
+            "name": error.name,
+            "message": str(error),
+            "problems": [{"path": path, "message": message} for path, message in error.problems],
+        }
+    }
+
+
+def internal_error(error: BaseException) -> ErrorResult:
+    """A bug or a resource limit: still an answer, with enough to report it."""
+    message = f"the engine failed unexpectedly ({type(error).__name__}: {error})"
+    return {"error": {"name": "InternalError", "message": message, "problems": []}}
 
 
 # ---------------------------------------------------------------- parsing
@@ -476,41 +488,35 @@ def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:
     values["tenant"] = store.tenants[0].id
     values.update({k: v for k, v in data.items() if k in POLICY_FIELDS})
 
-    def choice(name: str, allowed: list[str]) -> str:
-        value = values[name]
-        if not isinstance(value, str) or value not in allowed:
-            problems.add(f"{path}.{name}", f"{_show(value)} is not one of {', '.join(allowed)}")
-            return allowed[0]
-        return value
+    store_lists = {"questions": [q.id for q in store.questions], "tenants": [t.id for t in store.tenants]}
 
-    def flag(name: str) -> bool:
-        value = values[name]
-        if not isinstance(value, bool):
-            problems.add(f"{path}.{name}", f"must be true or false, not {_show(value)}")
-            return bool(DEFAULT_POLICY[name])
-        return value
-
-    def number(name: str, low: float, high: float, *, whole: bool) -> float:
-        value: Any = values[name]
-        kind = "a whole number" if whole else "a number"
-        rule = f"must be {kind} from {low:g} to {high:g}"
+    def checked(f: Field) -> Any:
+        value: Any = values[f.name]
+        where = f"{path}.{f.name}"
+        if f.kind == "choice":
+            allowed = store_lists[f.choices_from] if f.choices_from else list(f.values)
+            if not isinstance(value, str) or value not in allowed:
+                problems.add(where, f"{_show(value)} is not one of {', '.join(allowed)}")
+                return allowed[0]
+            return value
+        if f.kind == "bool":
+            if not isinstance(value, bool):
+                problems.add(where, f"must be true or false, not {_show(value)}")
+                return f.default
+            return value
+        low, high = float(f.minimum or 0), float(f.maximum or 0)
+        whole = f.kind == "int"
         if not _is_number(value) or (whole and not float(value).is_integer()) or not low <= value <= high:
-            problems.add(f"{path}.{name}", f"{rule}, not {_show(value)}")
-            return float(DEFAULT_POLICY[name])
-        return float(value)
+            problems.add(where, f"{f.rule()}, not {_show(value)}")
+            value = f.default
+        number = float(value)
+        # Whole-number fields are ints; a number field whose default is an int (hours)
+        # keeps whole values as ints too, so links and notes read "168", not "168.0".
+        if whole or (isinstance(f.default, int) and number.is_integer()):
+            return int(number)
+        return number
 
-    max_age = number("max_age_hours", 0, MAX_AGE_LIMIT, whole=False)
-    policy = Policy(
-        question=choice("question", [q.id for q in store.questions]),
-        tenant=choice("tenant", [t.id for t in store.tenants]),
-        store=choice("store", list(STORE_CHOICES)),
-        previous_sessions=flag("previous_sessions"),
-        max_age_hours=int(max_age) if max_age.is_integer() else max_age,
-        latest_per_key=flag("latest_per_key"),
-        recency_weight=number("recency_weight", 0, 1, whole=False),
-        budget_words=int(number("budget_words", 0, BUDGET_LIMIT, whole=True)),
-        max_records=int(number("max_records", *RECORD_LIMIT_RANGE, whole=True)),
-    )
+    policy = Policy(**{f.name: checked(f) for f in FIELDS})
     if problems.items:
         raise InputError("InvalidPolicy", problems.items)
     return policy

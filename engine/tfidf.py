@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .model import TermPart
@@ -51,8 +50,7 @@ class Vector:
         return sublinear_tf(count) * idf[term] / self.length
 
 
-# eq=False: an index is hashed by identity, so per-question results can be cached on it.
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Index:
     n_documents: int
     idf: dict[str, float]
@@ -75,9 +73,8 @@ def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) 
     return Vector(counts, length)
 
 
-@lru_cache(maxsize=8)
 def build_index(texts: tuple[str, ...]) -> Index:
-    """Fit the vocabulary and idf on every record text (cached: a store rarely changes)."""
+    """Fit the vocabulary and idf on every record text."""
     token_counts = [Counter(tokenize(text)) for text in texts]
     document_frequency: Counter[str] = Counter()
     for counts in token_counts:
@@ -132,9 +129,8 @@ class QuestionScores:
     cosines: tuple[float, ...]
 
 
-@lru_cache(maxsize=32)
 def score_question(index: Index, text: str) -> QuestionScores:
-    """Score a question against every record (cached: policies change far more often)."""
+    """Score a question against every record (a Session keeps the result per question)."""
     query, dropped = query_vector(index, text)
     parts = tuple(tuple(cosine_parts(index, document, query)) for document in index.documents)
     return QuestionScores(

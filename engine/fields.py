@@ -1,0 +1,283 @@
+"""The one table of policy fields and the one table of outcomes.
+
+Every other place that names a policy field or an outcome derives it from here: the
+policy parser, the command line's flags, the page's controls (rendered from the table
+by the template), its URL parsing and share panel (through the boot JSON and the
+generated ``site/js/tables.js``), exported notes, the store schema's policy section and
+the JSDoc types. Adding a field is one row here plus the engine code that uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
+
+FieldKind = Literal["choice", "bool", "number", "int"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One policy field.
+
+    ``default`` None means the store decides (its first question or tenant);
+    ``choices_from`` names the store list that supplies a choice field's values,
+    ``choices`` lists fixed ones as (value, label) pairs. ``control`` is how the page
+    shows it; ``step`` is the page control's step.
+    """
+
+    name: str
+    kind: FieldKind
+    label: str
+    help: str
+    default: Any
+    unit: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    choices_from: Literal["questions", "tenants"] | None = None
+    control: Literal["select", "checkbox", "number", "range"] = "number"
+    step: str = "any"
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    def listed(self) -> list[tuple[str, str]]:
+        """Fixed choices as a control lists them: the default first, then table order."""
+        return sorted(self.choices, key=lambda choice: choice[0] != self.default)
+
+    def rule(self) -> str:
+        """The rule a number must follow, as messages on every side state it."""
+        kind = "a whole number" if self.kind == "int" else "a number"
+        return f"must be {kind} from {self.minimum:g} to {self.maximum:g}"
+
+    def describe(self) -> str:
+        """The help sentence with its range or choices and default, for --help and the schema."""
+        if self.choices_from:
+            return f"{self.help} (default: the store's first {self.choices_from[:-1]})"
+        if self.kind == "bool":
+            return f"{self.help} (default: {'on' if self.default else 'off'})"
+        if self.kind == "choice":
+            return f"{self.help}: {', '.join(self.values)} (default: {self.default})"
+        return f"{self.help}, {self.minimum:g} to {self.maximum:g} (default: {self.default:g})"
+
+
+FIELDS: tuple[Field, ...] = (
+    Field(
+        "question",
+        "choice",
+        "Question",
+        "question id",
+        None,
+        choices_from="questions",
+        control="select",
+    ),
+    Field(
+        "tenant",
+        "choice",
+        "Active tenant",
+        "active tenant id, a hard filter",
+        None,
+        choices_from="tenants",
+        control="select",
+    ),
+    Field(
+        "store",
+        "choice",
+        "Memory store",
+        "memory store to read",
+        "working",
+        choices=(
+            ("semantic", "Semantic facts"),
+            ("episodic", "Episodic events"),
+            ("procedural", "Procedural steps"),
+            ("working", "Working context"),
+            ("all", "All stores"),
+        ),
+        control="select",
+    ),
+    Field(
+        "previous_sessions",
+        "bool",
+        "Include previous sessions",
+        "include records from previous sessions",
+        False,
+        control="checkbox",
+    ),
+    Field(
+        "max_age_hours",
+        "number",
+        "Maximum age",
+        "exclude records older than this many hours, inclusive",
+        168,
+        unit="hours, inclusive",
+        minimum=0,
+        maximum=100_000,
+    ),
+    Field(
+        "latest_per_key",
+        "bool",
+        "Keep latest fact per key",
+        "exclude a keyed fact when a newer record of the same tenant and key exists",
+        True,
+        control="checkbox",
+    ),
+    Field(
+        "recency_weight",
+        "number",
+        "Recency weight",
+        "0 ranks on cosine alone, 1 on recency alone",
+        0.0,
+        minimum=0,
+        maximum=1,
+        control="range",
+        step="0.05",
+    ),
+    Field(
+        "budget_words",
+        "int",
+        "Context word budget",
+        "context word budget: the tray's words may add up to this",
+        40,
+        unit="words",
+        minimum=0,
+        maximum=500,
+        step="1",
+    ),
+    Field(
+        "max_records",
+        "int",
+        "Maximum retrieved records",
+        "maximum records in the tray",
+        3,
+        unit="records",
+        minimum=1,
+        maximum=50,
+        step="1",
+    ),
+)
+
+FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
+# The default store's first question and tenant: what the store-decided defaults are there.
+_DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
+# The starting point of the seed's experiment.
+DEFAULT_POLICY: dict[str, Any] = {
+    f.name: _DEFAULT_STORE_FIRST[f.name] if f.default is None else f.default for f in FIELDS
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An outcome code, the page stage that decides it (2 scope filters, 3 ranking,
+    4 final context), and how the page labels it (a glyph, so colour is never the only
+    signal, and a tone)."""
+
+    code: str
+    stage: int
+    label: str
+    glyph: str
+    tone: Literal["good", "warn", "muted", "bad"]
+
+
+# In the order the checks run: scope first, then packing.
+OUTCOME_TABLE: tuple[Outcome, ...] = (
+    Outcome("other_tenant", 2, "Other tenant", "⊗", "bad"),
+    Outcome("superseded", 2, "Superseded", "⇢", "muted"),
+    Outcome("store_filtered", 2, "Other store", "⊘", "muted"),
+    Outcome("previous_session", 2, "Previous session", "↶", "muted"),
+    Outcome("too_old", 2, "Too old", "◷", "muted"),
+    Outcome("no_shared_terms", 3, "No shared terms", "∅", "muted"),
+    Outcome("selected", 4, "Selected", "✓", "good"),
+    Outcome("over_budget", 4, "Over budget", "✕", "warn"),
+    Outcome("record_limit", 4, "Record limit", "#", "warn"),
+)
+OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
+OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
+
+
+# ---------------------------------------------------------------- derived forms
+
+
+def field_rows() -> list[dict[str, Any]]:
+    """The table as JSON rows, for the boot JSON, the template and tables.js."""
+    rows = []
+    for f in FIELDS:
+        row: dict[str, Any] = {
+            "name": f.name,
+            "kind": f.kind,
+            "label": f.label,
+            "help": f.help,
+            "unit": f.unit,
+            "control": f.control,
+            "default": f.default,
+        }
+        if f.minimum is not None:
+            row |= {"min": f.minimum, "max": f.maximum, "step": f.step}
+        if f.choices:
+            row["choices"] = [list(choice) for choice in f.choices]
+        if f.choices_from:
+            row["choicesFrom"] = f.choices_from
+        rows.append(row)
+    return rows
+
+
+def outcome_rows() -> list[dict[str, Any]]:
+    return [
+        {"code": o.code, "stage": o.stage, "label": o.label, "glyph": o.glyph, "tone": o.tone} for o in OUTCOME_TABLE
+    ]
+
+
+def policy_schema() -> dict[str, Any]:
+    """The JSON Schema of a policy object, as fixtures/store.schema.json must declare it."""
+    properties: dict[str, Any] = {}
+    for f in FIELDS:
+        spec: dict[str, Any] = {"description": f.describe()[:1].upper() + f.describe()[1:] + "."}
+        if f.kind == "bool":
+            spec["type"] = "boolean"
+        elif f.kind == "choice" and f.choices:
+            spec["enum"] = list(f.values)
+        elif f.kind == "choice":
+            spec["type"] = "string"
+        else:
+            spec |= {"type": "integer" if f.kind == "int" else "number", "minimum": f.minimum, "maximum": f.maximum}
+        properties[f.name] = spec
+    return {
+        "description": "The policy fields, spelled as on the command line and in page links. All optional.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
+_JS_TYPES = {"choice": "string", "bool": "boolean", "number": "number", "int": "number"}
+
+
+def tables_js() -> str:
+    """site/js/tables.js: the two tables and the Policy type, for the page and Node."""
+    typedef = "\n".join(f" * @property {{{_JS_TYPES[f.kind]}}} {f.name}  {f.label}" for f in FIELDS)
+    dump = json.dumps
+    return (
+        "// Generated from engine/fields.py by `python -m engine.fields`; do not edit.\n"
+        "// tests/test_fields.py fails when this file is out of date.\n\n"
+        "/**\n * @typedef {object} Policy\n" + typedef + "\n */\n\n"
+        "/** @type {readonly import('./state.js').FieldRow[]} */\n"
+        f"export const FIELD_TABLE = Object.freeze({dump(field_rows(), ensure_ascii=False, indent=2)});\n\n"
+        "/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */\n"
+        "export const OUTCOME_TABLE = Object.freeze({\n"
+        + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())
+        + "});\n"
+    )
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.write(tables_js())

@@ -1,0 +1,111 @@
+"""A store opened once: the session's full result equals a one-shot run, its slim answer
+is that result without the store's own record fields, and its JSON is json.dumps'."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.session import dumps
+from tests.conftest import FIXTURES, load_json
+from tests.test_engine_policies import BASE_STORE, POLICIES, RECORD, random_store
+
+SUPPORT_STORE = load_json(FIXTURES / "support-store.json")
+# What the page already holds for each record, so the slim answer leaves it out.
+STORE_FIELDS = ("tenant", "store", "session", "age_hours", "key", "text", "words")
+
+
+def slim(result: Any) -> Any:
+    """A full result as the slim answer carries it."""
+    out = copy.deepcopy(result)
+    out["records"] = [{k: v for k, v in row.items() if k not in STORE_FIELDS} for row in out["records"]]
+    return out
+
+
+def open_session(store: Any) -> engine.Session:
+    opening = engine.open_json(json.dumps(store))
+    assert opening.session is not None, opening.reply
+    return opening.session
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(policies=st.lists(POLICIES, min_size=1, max_size=5), records=st.lists(RECORD, min_size=1, max_size=14))
+def test_a_session_of_policy_changes_answers_as_one_shot_runs_do(
+    policies: list[dict[str, Any]], records: list[dict[str, Any]]
+) -> None:
+    """Policy after policy on one session: the answer is run()'s result, slimmed, as json.dumps writes it."""
+    store = random_store(BASE_STORE, records)
+    session = open_session(store)
+    for policy in policies:
+        full = engine.run({"store": copy.deepcopy(store), "policy": policy})
+        assert session.answer_json(json.dumps(policy)) == dumps(slim(full))
+        assert session.run(policy) == full
+
+
+def test_switching_questions_never_mixes_their_parts() -> None:
+    """More questions than a session keeps, asked back and forth, in both fixture stores."""
+    for store in (load_json(FIXTURES / "store.json"), SUPPORT_STORE):
+        session = open_session(store)
+        for _ in range(2):
+            for question in store["questions"]:
+                for budget in (0, 9, 40, 120):
+                    policy = {
+                        "question": question["id"],
+                        "budget_words": budget,
+                        "store": "all",
+                        "previous_sessions": True,
+                    }
+                    full = engine.run({"store": store, "policy": policy})
+                    assert session.answer_json(json.dumps(policy)) == dumps(slim(full))
+
+
+def test_opening_replies_with_the_word_counts_and_the_answer_has_no_texts() -> None:
+    store = load_json(FIXTURES / "store.json")
+    opening = engine.open_json(json.dumps(store))
+    assert json.loads(opening.reply) == {
+        "records": 10,
+        "words": [engine.word_count(r["text"]) for r in store["records"]],
+    }
+    assert opening.session is not None
+    answer = json.loads(opening.session.answer_json("{}"))
+    assert [r["id"] for r in answer["records"]] == [f"M{i}" for i in range(1, 11)]
+    assert all(set(r).isdisjoint(STORE_FIELDS) for r in answer["records"])
+    assert store["records"][0]["text"] not in opening.session.answer_json("{}")
+
+
+def test_a_refused_store_opens_no_session_and_names_each_problem() -> None:
+    broken = load_json(FIXTURES / "store.json")
+    broken["records"][3]["store"] = "semntic"
+    del broken["title"]
+    for text, path in ((json.dumps(broken), "store.title"), ("{not json", "store"), ("[]", "store")):
+        opening = engine.open_json(text)
+        assert opening.session is None
+        error = json.loads(opening.reply)["error"]
+        assert error["problems"][0]["path"] == path, error
+
+
+def test_bad_policies_get_error_objects_never_a_traceback() -> None:
+    session = open_session(load_json(FIXTURES / "store.json"))
+    for text, path in (
+        ('{"budget_words": 900}', "policy.budget_words"),
+        ('{"colour": "red"}', "policy.colour"),
+        ("[1]", "policy"),
+        ("{nope", "policy"),
+    ):
+        error = json.loads(session.answer_json(text))["error"]
+        assert error["problems"][0]["path"] == path, error
+
+
+def test_callers_of_run_get_parts_they_may_edit() -> None:
+    """run() hands out copies; editing them changes no later answer of the session."""
+    session = open_session(load_json(FIXTURES / "store.json"))
+    before = session.answer_json("{}")
+    for row in session.run({})["records"]:  # type: ignore[typeddict-item]
+        for part in row["terms"]:
+            part["contribution"] = -1.0
+    assert session.answer_json("{}") == before
