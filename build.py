@@ -30,7 +30,7 @@ import jinja2
 from markupsafe import Markup
 
 import engine
-from engine.model import BUDGET_LIMIT, DEFAULT_POLICY, MAX_AGE_LIMIT, RECORD_LIMIT_RANGE, STORE_CHOICES
+from engine.fields import field_rows, outcome_rows, policy_schema, tables_js
 
 ROOT = Path(__file__).resolve().parent
 SITE = ROOT / "site"
@@ -50,26 +50,21 @@ PYODIDE_WASM = "pyodide.asm.wasm"
 # the whole library shares one window). Higher levels gain under 1 KB.
 ZSTD_LEVEL = 19
 
-# The accessible names of the policy controls, as the brief spells them.
-CONTROL_LABELS = (
-    ("question", "Question"),
-    ("tenant", "Active tenant"),
-    ("store", "Memory store"),
-    ("previous_sessions", "Include previous sessions"),
-    ("max_age_hours", "Maximum age"),
-    ("latest_per_key", "Keep latest fact per key"),
-    ("recency_weight", "Recency weight"),
-    ("budget_words", "Context word budget"),
-    ("max_records", "Maximum retrieved records"),
-)
+# Generated from engine/fields.py: the page's copy of the tables (the build writes a
+# fresh one into dist/js) and the policy section of the store schema, for editors.
+TABLES_JS = SITE / "js" / "tables.js"
+STORE_SCHEMA = ROOT / "fixtures" / "store.schema.json"
 
-STORE_LABELS = (
-    ("working", "Working context"),
-    ("semantic", "Semantic facts"),
-    ("episodic", "Episodic events"),
-    ("procedural", "Procedural steps"),
-    ("all", "All stores"),
-)
+
+def write_tables() -> None:
+    """Rewrite the files generated from the field table, after editing it."""
+    TABLES_JS.write_text(tables_js(), encoding="utf-8")
+    # The policy is the schema's last definition: its block is replaced as text, so the
+    # hand-kept layout of the rest of the file stays as it is.
+    text = STORE_SCHEMA.read_text(encoding="utf-8")
+    start = text.index('\n    "policy": {')
+    block = json.dumps(policy_schema(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+    STORE_SCHEMA.write_text(f'{text[:start]}\n    "policy": {block}\n  }}\n}}\n', encoding="utf-8")
 
 # Inlined into index.html: first-frames.js must run before the body is parsed (see the
 # file), and the stylesheet inline spares a first visit one round trip before its first
@@ -303,15 +298,14 @@ def run_node(script: Path, *args: str, stdin: str | None = None) -> str:
 
 def prerender(store: Any, result: Any, labels: dict[str, str], chosen: str) -> dict[str, Any]:
     """HTML fragments of the store and result, and the stage texts, from the page's own renderer."""
-    payload = json.dumps(
-        {"store": store, "result": result, "tenantLabels": labels, "chosenId": chosen, "storeLabels": STORE_LABELS}
-    )
+    payload = json.dumps({"store": store, "result": result, "tenantLabels": labels, "chosenId": chosen})
     output: dict[str, Any] = json.loads(run_node(ROOT / "tools" / "prerender.mjs", stdin=payload))
     return output
 
 
 def copy_assets(out: Path) -> None:
     shutil.copytree(SITE / "js", out / "js", ignore=shutil.ignore_patterns(INLINE_SCRIPT.name))  # inlined
+    (out / "js" / TABLES_JS.name).write_text(tables_js(), encoding="utf-8")
     shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
 
 
@@ -324,19 +318,13 @@ def script_json(value: Any) -> Markup:
 def render_page(
     store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]
 ) -> str:
-    limits = {
-        "stores": list(STORE_CHOICES),
-        "max_age_hours": MAX_AGE_LIMIT,
-        "budget_words": BUDGET_LIMIT,
-        "max_records": list(RECORD_LIMIT_RANGE),
-        "defaults": DEFAULT_POLICY,
-    }
+    fields = field_rows()
     boot = {
         "store": store,
-        "limits": limits,
+        "fields": fields,
+        "outcomes": outcome_rows(),
         "result": result,
         "buildId": BUILD_ID_PLACEHOLDER,
-        "storeLabels": STORE_LABELS,
     }
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(SITE / "templates"),
@@ -356,12 +344,15 @@ def render_page(
         inline_style=Markup(style),
         store=store,
         policy=result["policy"],
-        limits=limits,
+        fields=fields,
         stop_words=sorted(engine.STOP_WORDS),
-        prerendered={**{k: Markup(v) for k, v in fragments["html"].items()}, "question": result["question"]["text"]},
+        prerendered={
+            **{k: Markup(v) for k, v in fragments["html"].items()},
+            "options": {k: Markup(v) for k, v in fragments["options"].items()},
+            "question": result["question"]["text"],
+        },
         stages=fragments["stages"],
         page_size=fragments["pageSize"],
-        control_labels=CONTROL_LABELS,
         boot_json=script_json(boot),
         runtime_json=script_json(runtime),
         engine_version=engine.__version__,
@@ -493,8 +484,18 @@ def main(argv: list[str] | None = None) -> int:
         "--scorm", action="store_true", help="also write <out>-scorm.zip, a SCORM 1.2 package for an LMS"
     )
     parser.add_argument("--serve", action="store_true", help="serve the built site after building")
+    parser.add_argument(
+        "--write-tables",
+        action="store_true",
+        help="only rewrite the files generated from engine/fields.py (site/js/tables.js, the store "
+        "schema's policy section), after editing the field table",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
     args = parser.parse_args(argv)
+    if args.write_tables:
+        write_tables()
+        print(f"wrote {TABLES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}")
+        return 0
     try:
         build(out=args.out, store_path=args.store, scorm=args.scorm)
     except BuildError as error:

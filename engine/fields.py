@@ -25,7 +25,7 @@ class Field:
     ``default`` None means the store decides (its first question or tenant);
     ``choices_from`` names the store list that supplies a choice field's values,
     ``choices`` lists fixed ones as (value, label) pairs. ``control`` is how the page
-    shows it; ``step`` is the page control's step.
+    shows it, ``unit`` the words it shows beside it, ``step`` the control's step.
     """
 
     name: str
@@ -133,8 +133,9 @@ FIELDS: tuple[Field, ...] = (
         "recency_weight",
         "number",
         "Recency weight",
-        "0 ranks on cosine alone, 1 on recency alone",
+        "blend weight of recency in the score",
         0.0,
+        unit="0 ranks on cosine alone, 1 on recency alone",
         minimum=0,
         maximum=1,
         control="range",
@@ -265,8 +266,8 @@ def tables_js() -> str:
     typedef = "\n".join(f" * @property {{{_JS_TYPES[f.kind]}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (
-        "// Generated from engine/fields.py by `python -m engine.fields`; do not edit.\n"
-        "// tests/test_fields.py fails when this file is out of date.\n\n"
+        "// Generated from engine/fields.py by `python build.py --write-tables`; do not edit.\n"
+        "// The build writes dist/js/tables.js afresh; tests/test_fields.py checks this copy.\n\n"
         "/**\n * @typedef {object} Policy\n" + typedef + "\n */\n\n"
         "/** @type {readonly import('./state.js').FieldRow[]} */\n"
         f"export const FIELD_TABLE = Object.freeze({dump(field_rows(), ensure_ascii=False, indent=2)});\n\n"
@@ -275,9 +276,3 @@ def tables_js() -> str:
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())
         + "});\n"
     )
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.stdout.write(tables_js())

@@ -92,7 +92,9 @@ export function saveNotebook(notebook) {
 /**
  * The exported file: the notebook as Markdown, with a JSON copy of the observations.
  * @param {Notebook} notebook
- * @param {{title: string, when: Date, link: string, recovered: string | null}} context
+ * @param {{title: string, when: Date, link: string, recovered: string | null,
+ *          settings?: {name: string, label: string, value: unknown}[]}} context
+ *   settings: every policy field of the current configuration, in field-table order
  */
 export function exportMarkdown(notebook, context) {
   const parts = [
@@ -102,6 +104,11 @@ export function exportMarkdown(notebook, context) {
     `Exported: ${context.when.toISOString()}  `,
     `Current configuration: ${context.link}`,
     "",
+  ];
+  if (context.settings?.length) {
+    parts.push("## Current settings", "", ...context.settings.map((s) => `- ${s.name} (${s.label}): ${s.value}`), "");
+  }
+  parts.push(
     "## Notebook",
     "",
     notebook.text.trim() || "(empty)",
@@ -111,7 +118,7 @@ export function exportMarkdown(notebook, context) {
     "```json",
     JSON.stringify(notebook.observations, null, 2),
     "```",
-  ];
+  );
   if (notebook.baseline) parts.push("", "## Baseline (JSON)", "", "```json", JSON.stringify(notebook.baseline, null, 2), "```");
   if (context.recovered) parts.push("", "## Saved data that could not be read", "", "```", context.recovered, "```");
   return `${parts.join("\n")}\n`;

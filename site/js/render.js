@@ -3,6 +3,7 @@
 // default configuration, and the page uses it for every update.
 
 import { html } from "./html.js";
+import { OUTCOME_TABLE } from "./tables.js";
 
 /** @typedef {import("./types.js").Result} Result */
 /** @typedef {import("./types.js").RecordResult} RecordResult */
@@ -10,18 +11,8 @@ import { html } from "./html.js";
 /** Records per page of cards, table rows and chart bars: large stores stay responsive. */
 export const PAGE_SIZE = 50;
 
-/** Outcome labels with a glyph, so colour is never the only signal. */
-export const OUTCOMES = {
-  selected: { label: "Selected", glyph: "✓", tone: "good" },
-  over_budget: { label: "Over budget", glyph: "✕", tone: "warn" },
-  record_limit: { label: "Record limit", glyph: "#", tone: "warn" },
-  no_shared_terms: { label: "No shared terms", glyph: "∅", tone: "muted" },
-  too_old: { label: "Too old", glyph: "◷", tone: "muted" },
-  previous_session: { label: "Previous session", glyph: "↶", tone: "muted" },
-  store_filtered: { label: "Other store", glyph: "⊘", tone: "muted" },
-  superseded: { label: "Superseded", glyph: "⇢", tone: "muted" },
-  other_tenant: { label: "Other tenant", glyph: "⊗", tone: "bad" },
-};
+/** Outcome labels with a glyph and a tone, from the engine's outcome table. */
+export const OUTCOMES = OUTCOME_TABLE;
 
 export const STAGES = [
   { n: 1, title: "Stored records", explain: "Stage 1, stored records: every record in the store, before any policy. Nothing is excluded yet." },

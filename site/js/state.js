@@ -1,50 +1,71 @@
-// The policy state and its URL form, through one table of fields. The rules mirror
-// engine/model.py's parse_policy (the limits come from the build, so they cannot
-// drift); a bad value in a link falls back to the default with a notice naming it.
+// The policy state and its URL form, through the engine's field table (tables.js,
+// generated from engine/fields.py): the rules mirror engine/model.py's parse_policy,
+// and a bad value in a link falls back to the default with a notice naming it.
 
-/** @typedef {import("./types.js").Policy} Policy */
+import { FIELD_TABLE } from "./tables.js";
+
+/** @typedef {import("./tables.js").Policy} Policy */
 
 /**
- * @typedef {object} Field
- * @property {keyof Policy} name
+ * @typedef {object} FieldRow  one row of engine/fields.py's table, as field_rows() writes it
+ * @property {string} name
  * @property {"choice" | "bool" | "number" | "int"} kind
- * @property {string[]} [choices]
+ * @property {string} label  the control's accessible name
+ * @property {string} help
+ * @property {string} unit
+ * @property {"select" | "checkbox" | "number" | "range"} control
+ * @property {string | number | boolean | null} default  null: the store's first entry
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {string} [step]
+ * @property {string[][]} [choices]  fixed [value, label] pairs
+ * @property {"questions" | "tenants"} [choicesFrom]  the store list that supplies the choices
+ */
+
+/**
+ * @typedef {object} Field  a row made concrete for one store
+ * @property {keyof Policy} name
+ * @property {FieldRow["kind"]} kind
+ * @property {string} label
+ * @property {FieldRow["control"]} control
+ * @property {string[]} [choices]  allowed values, in table order
+ * @property {{value: string, label: string}[]} [options]  as the control lists them
  * @property {number} [min]
  * @property {number} [max]
  * @property {string | number | boolean} default
  */
 
 /**
- * @typedef {object} Limits  written by build.py from engine/model.py
- * @property {string[]} stores
- * @property {number} max_age_hours
- * @property {number} budget_words
- * @property {[number, number]} max_records
- * @property {Policy} defaults
- */
-
-/**
- * The nine fields for a given store: questions and tenants come from the store.
- * @param {{questions: {id: string}[], tenants: {id: string}[]}} store
- * @param {Limits} limits
+ * The policy fields for a given store: questions and tenants come from the store.
+ * @param {{questions: {id: string, text: string}[], tenants: {id: string, label: string}[]}} store
+ * @param {readonly FieldRow[]} [table]  the boot JSON's copy, or tables.js's
  * @returns {Field[]}
  */
-export function policyFields(store, limits) {
-  const questions = store.questions.map((q) => q.id);
-  const tenants = store.tenants.map((t) => t.id);
-  const d = limits.defaults;
-  return [
-    // As in the engine: a store's first question and tenant are its defaults.
-    { name: "question", kind: "choice", choices: questions, default: questions[0] },
-    { name: "tenant", kind: "choice", choices: tenants, default: tenants[0] },
-    { name: "store", kind: "choice", choices: limits.stores, default: d.store },
-    { name: "previous_sessions", kind: "bool", default: d.previous_sessions },
-    { name: "max_age_hours", kind: "number", min: 0, max: limits.max_age_hours, default: d.max_age_hours },
-    { name: "latest_per_key", kind: "bool", default: d.latest_per_key },
-    { name: "recency_weight", kind: "number", min: 0, max: 1, default: d.recency_weight },
-    { name: "budget_words", kind: "int", min: 0, max: limits.budget_words, default: d.budget_words },
-    { name: "max_records", kind: "int", min: limits.max_records[0], max: limits.max_records[1], default: d.max_records },
-  ];
+export function policyFields(store, table = FIELD_TABLE) {
+  const lists = {
+    questions: store.questions.map((q) => ({ value: q.id, label: q.text })),
+    tenants: store.tenants.map((t) => ({ value: t.id, label: t.label })),
+  };
+  return table.map((row) => {
+    /** @type {Field} */
+    const field = {
+      name: /** @type {keyof Policy} */ (row.name),
+      kind: row.kind,
+      label: row.label,
+      control: row.control,
+      default: /** @type {string | number | boolean} */ (row.default),
+    };
+    if (row.kind === "choice") {
+      const listed = row.choicesFrom ? lists[row.choicesFrom] : (row.choices ?? []).map(([value, label]) => ({ value, label }));
+      field.choices = listed.map((o) => o.value);
+      // As in the engine, a store's first question and tenant are its defaults; a
+      // control lists its default first.
+      if (row.default === null) field.default = field.choices[0];
+      field.options = [...listed.filter((o) => o.value === field.default), ...listed.filter((o) => o.value !== field.default)];
+    }
+    if (row.min !== undefined) Object.assign(field, { min: row.min, max: row.max });
+    return field;
+  });
 }
 
 /** @param {Field[]} fields @returns {Policy} */

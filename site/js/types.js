@@ -35,18 +35,7 @@
  * @property {TermPart[]} terms
  */
 
-/**
- * @typedef {object} Policy
- * @property {string} question
- * @property {string} tenant
- * @property {string} store
- * @property {boolean} previous_sessions
- * @property {number} max_age_hours
- * @property {boolean} latest_per_key
- * @property {number} recency_weight
- * @property {number} budget_words
- * @property {number} max_records
- */
+/** @typedef {import("./tables.js").Policy} Policy  generated from engine/fields.py */
 
 /**
  * @typedef {object} Result

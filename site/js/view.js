@@ -99,7 +99,14 @@ export function writeControls(policy, fields) {
     } else if (element.value !== String(value)) element.value = String(value);
     setFieldError(field.name, "");
   }
-  setText(byId("f-recency-value"), String(policy.recency_weight));
+  showSliderValues(policy, fields);
+}
+
+/** A slider's value, written beside it. @param {Policy} policy @param {Field[]} fields */
+function showSliderValues(policy, fields) {
+  for (const field of fields) {
+    if (field.control === "range") setText(byId(`${control(field.name).id}-value`), String(policy[field.name]));
+  }
 }
 
 /**
@@ -128,7 +135,7 @@ export function readControls(fields, fallback) {
       setFieldError(field.name, `${label} ${parsed.rule}.`);
     }
   }
-  setText(byId("f-recency-value"), String(policy.recency_weight));
+  showSliderValues(policy, fields);
   return { policy, errors };
 }
 
@@ -214,16 +221,16 @@ function showPager(total, page) {
 }
 
 /**
- * Rebuild everything that depends on the store itself: question and tenant choices,
- * prediction boxes and guided experiments.
+ * Rebuild everything that depends on the store itself: the choices of every choice
+ * control (questions and tenants come from the store), guided experiments, the title.
  * @param {any} store
- * @param {import("./types.js").Policy} policy
- * @param {string[][]} storeLabels
+ * @param {Policy} policy
+ * @param {Field[]} fields  policyFields(store)
  */
-export function showStore(store, policy, storeLabels) {
-  byId("f-question").innerHTML = String(renderOptions(store.questions.map((/** @type {any} */ q) => ({ value: q.id, label: q.text })), policy.question));
-  byId("f-tenant").innerHTML = String(renderOptions(store.tenants.map((/** @type {any} */ t) => ({ value: t.id, label: t.label })), policy.tenant));
-  byId("f-store").innerHTML = String(renderOptions(storeLabels.map(([value, label]) => ({ value, label })), policy.store));
+export function showStore(store, policy, fields) {
+  for (const field of fields) {
+    if (field.options) control(field.name).innerHTML = String(renderOptions(field.options, String(policy[field.name])));
+  }
   byId("guide-list").innerHTML = String(renderGuides(store.guides ?? []));
   byId("store-title").textContent = store.title;
 }

@@ -7,15 +7,7 @@ import { test } from "node:test";
 import { defaultPolicy, policyFields, readQuery, writeQuery } from "../../site/js/state.js";
 
 const store = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
-const limits = {
-  stores: ["semantic", "episodic", "procedural", "working", "all"],
-  max_age_hours: 100000,
-  budget_words: 500,
-  max_records: [1, 50],
-  defaults: { question: "deployment-region", tenant: "team-a", store: "working", previous_sessions: false, max_age_hours: 168,
-              latest_per_key: true, recency_weight: 0, budget_words: 40, max_records: 3 },
-};
-const fields = policyFields(store, limits);
+const fields = policyFields(store);
 const defaults = defaultPolicy(fields);
 
 const BAD = {

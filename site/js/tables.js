@@ -1,0 +1,149 @@
+// Generated from engine/fields.py by `python build.py --write-tables`; do not edit.
+// The build writes dist/js/tables.js afresh; tests/test_fields.py checks this copy.
+
+/**
+ * @typedef {object} Policy
+ * @property {string} question  Question
+ * @property {string} tenant  Active tenant
+ * @property {string} store  Memory store
+ * @property {boolean} previous_sessions  Include previous sessions
+ * @property {number} max_age_hours  Maximum age
+ * @property {boolean} latest_per_key  Keep latest fact per key
+ * @property {number} recency_weight  Recency weight
+ * @property {number} budget_words  Context word budget
+ * @property {number} max_records  Maximum retrieved records
+ */
+
+/** @type {readonly import('./state.js').FieldRow[]} */
+export const FIELD_TABLE = Object.freeze([
+  {
+    "name": "question",
+    "kind": "choice",
+    "label": "Question",
+    "help": "question id",
+    "unit": "",
+    "control": "select",
+    "default": null,
+    "choicesFrom": "questions"
+  },
+  {
+    "name": "tenant",
+    "kind": "choice",
+    "label": "Active tenant",
+    "help": "active tenant id, a hard filter",
+    "unit": "",
+    "control": "select",
+    "default": null,
+    "choicesFrom": "tenants"
+  },
+  {
+    "name": "store",
+    "kind": "choice",
+    "label": "Memory store",
+    "help": "memory store to read",
+    "unit": "",
+    "control": "select",
+    "default": "working",
+    "choices": [
+      [
+        "semantic",
+        "Semantic facts"
+      ],
+      [
+        "episodic",
+        "Episodic events"
+      ],
+      [
+        "procedural",
+        "Procedural steps"
+      ],
+      [
+        "working",
+        "Working context"
+      ],
+      [
+        "all",
+        "All stores"
+      ]
+    ]
+  },
+  {
+    "name": "previous_sessions",
+    "kind": "bool",
+    "label": "Include previous sessions",
+    "help": "include records from previous sessions",
+    "unit": "",
+    "control": "checkbox",
+    "default": false
+  },
+  {
+    "name": "max_age_hours",
+    "kind": "number",
+    "label": "Maximum age",
+    "help": "exclude records older than this many hours, inclusive",
+    "unit": "hours, inclusive",
+    "control": "number",
+    "default": 168,
+    "min": 0,
+    "max": 100000,
+    "step": "any"
+  },
+  {
+    "name": "latest_per_key",
+    "kind": "bool",
+    "label": "Keep latest fact per key",
+    "help": "exclude a keyed fact when a newer record of the same tenant and key exists",
+    "unit": "",
+    "control": "checkbox",
+    "default": true
+  },
+  {
+    "name": "recency_weight",
+    "kind": "number",
+    "label": "Recency weight",
+    "help": "blend weight of recency in the score",
+    "unit": "0 ranks on cosine alone, 1 on recency alone",
+    "control": "range",
+    "default": 0.0,
+    "min": 0,
+    "max": 1,
+    "step": "0.05"
+  },
+  {
+    "name": "budget_words",
+    "kind": "int",
+    "label": "Context word budget",
+    "help": "context word budget: the tray's words may add up to this",
+    "unit": "words",
+    "control": "number",
+    "default": 40,
+    "min": 0,
+    "max": 500,
+    "step": "1"
+  },
+  {
+    "name": "max_records",
+    "kind": "int",
+    "label": "Maximum retrieved records",
+    "help": "maximum records in the tray",
+    "unit": "records",
+    "control": "number",
+    "default": 3,
+    "min": 1,
+    "max": 50,
+    "step": "1"
+  }
+]);
+
+/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
+export const OUTCOME_TABLE = Object.freeze({
+  other_tenant: {"code": "other_tenant", "stage": 2, "label": "Other tenant", "glyph": "⊗", "tone": "bad"},
+  superseded: {"code": "superseded", "stage": 2, "label": "Superseded", "glyph": "⇢", "tone": "muted"},
+  store_filtered: {"code": "store_filtered", "stage": 2, "label": "Other store", "glyph": "⊘", "tone": "muted"},
+  previous_session: {"code": "previous_session", "stage": 2, "label": "Previous session", "glyph": "↶", "tone": "muted"},
+  too_old: {"code": "too_old", "stage": 2, "label": "Too old", "glyph": "◷", "tone": "muted"},
+  no_shared_terms: {"code": "no_shared_terms", "stage": 3, "label": "No shared terms", "glyph": "∅", "tone": "muted"},
+  selected: {"code": "selected", "stage": 4, "label": "Selected", "glyph": "✓", "tone": "good"},
+  over_budget: {"code": "over_budget", "stage": 4, "label": "Over budget", "glyph": "✕", "tone": "warn"},
+  record_limit: {"code": "record_limit", "stage": 4, "label": "Record limit", "glyph": "#", "tone": "warn"},
+});

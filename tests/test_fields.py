@@ -1,0 +1,58 @@
+"""The field and outcome tables are the one source: the policy type, the command line,
+the generated page table and the store schema all derive from them and stay in step."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import engine
+from engine import fields
+from engine.model import Policy
+from tests.conftest import FIXTURES, ROOT
+
+REGENERATE = "run `python build.py --write-tables` after editing engine/fields.py"
+
+
+def test_the_generated_page_table_is_current() -> None:
+    """site/js/tables.js is exactly what the field and outcome tables generate."""
+    assert (ROOT / "site" / "js" / "tables.js").read_text(encoding="utf-8") == fields.tables_js(), REGENERATE
+
+
+def test_the_store_schema_declares_the_policy_the_table_defines() -> None:
+    schema = json.loads((FIXTURES / "store.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["policy"] == fields.policy_schema(), REGENERATE
+
+
+def test_policy_type_defaults_and_names_follow_the_table() -> None:
+    names = [f.name for f in fields.FIELDS]
+    assert [f.name for f in dataclasses.fields(Policy)] == names
+    assert list(engine.POLICY_FIELDS) == names and list(engine.DEFAULT_POLICY) == names
+    assert len(set(names)) == len(names) and len({f.label for f in fields.FIELDS}) == len(names)
+    for field in fields.FIELDS:
+        assert field.label and field.help, field.name
+        if field.kind in ("number", "int"):
+            assert field.minimum is not None and field.maximum is not None
+            assert field.minimum <= engine.DEFAULT_POLICY[field.name] <= field.maximum
+        if field.kind == "choice":
+            assert bool(field.choices) != bool(field.choices_from), field.name
+
+
+def test_every_field_is_a_command_line_flag_with_its_help() -> None:
+    """--help names each field's flag and help sentence; each flag sets that field."""
+    help_text = " ".join(
+        subprocess.run([sys.executable, "-m", "engine", "--help"], capture_output=True, text=True, cwd=ROOT).stdout.split()
+    )
+    for field in fields.FIELDS:
+        assert field.flag in help_text and field.help in help_text, field.name
+
+
+def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
+    assert engine.OUTCOMES == tuple(o.code for o in engine.OUTCOME_TABLE)
+    assert [o.stage for o in engine.OUTCOME_TABLE] == sorted(o.stage for o in engine.OUTCOME_TABLE)
+    store = json.loads((FIXTURES / "store.json").read_text(encoding="utf-8"))
+    result = engine.run({"store": store, "policy": {"store": "all", "previous_sessions": True}})
+    for row in result["records"]:  # type: ignore[typeddict-item]
+        assert row["stage"] == fields.OUTCOME_STAGE[row["outcome"]]
