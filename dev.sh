@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's two commands, for people and for CI alike:
-#   bash dev.sh serve   set up, build the site and serve it at http://127.0.0.1:8000/
-#   bash dev.sh test    set up (Chromium included) and run every check and test
+#   bash dev.sh serve       set up, build the site and serve it at http://127.0.0.1:8000/
+#   bash dev.sh test        set up (Chromium included) and run every check and test
+#   bash dev.sh test fast   while working: lint, types, the engine and JS unit tests
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -32,6 +33,19 @@ ensure_chromium() {
   fi
 }
 
+checks() {
+  "$VENV/bin/ruff" check .
+  "$VENV/bin/ruff" format --check .
+  "$VENV/bin/mypy"
+  for module in site/js/*.js site/js/panels/*.js site/sw.js tools/*.mjs; do
+    [ -e "$module" ] && node --check "$module"
+  done
+  node --test tests/js/
+}
+
+# The tier that needs no browser, no site build and no Pyodide.
+FAST_TESTS=(tests --ignore=tests/browser --ignore=tests/test_build.py --ignore=tests/test_engine_pyodide.py)
+
 case "${1:-}" in
   serve)
     setup
@@ -39,16 +53,16 @@ case "${1:-}" in
     ;;
   test)
     setup
+    if [ "${2:-}" = fast ]; then
+      checks
+      exec "$PY" -m pytest -q "${FAST_TESTS[@]}" "${@:3}"
+    fi
     ensure_chromium
-    "$VENV/bin/ruff" check .
-    "$VENV/bin/ruff" format --check .
-    "$VENV/bin/mypy"
-    for module in site/js/*.js site/sw.js tools/*.mjs; do node --check "$module"; done
-    node --test tests/js/
+    checks
     "$PY" -m pytest "${@:2}"
     ;;
   *)
-    echo "usage: bash dev.sh serve | bash dev.sh test [pytest arguments]" >&2
+    echo "usage: bash dev.sh serve | bash dev.sh test [fast] [pytest arguments]" >&2
     exit 2
     ;;
 esac
