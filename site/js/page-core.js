@@ -1,0 +1,413 @@
+// The page's state and every change to it, pure: update(state, event) returns the next
+// state and the effects (plain objects) that the panels perform. No DOM and no timers
+// here, and time comes in with the events, so every transition can be tested under Node.
+
+import { observationText, snapshot } from "./observations.js";
+import { PAGE_SIZE } from "./render.js";
+import { SHARE_PARAMS, readShareOptions } from "./share.js";
+import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
+
+/** @typedef {import("./types.js").Result} Result */
+/** @typedef {import("./types.js").Policy} Policy */
+/** @typedef {import("./state.js").Field} Field */
+/** @typedef {import("./share.js").ShareOptions} ShareOptions */
+/** @typedef {import("./notes.js").Notebook} Notebook */
+
+// A running engine answers within a frame or two. Marking the views as pending (an
+// outline and a note on two large panels) costs a style and layout pass to set and
+// another to clear, which would delay that very answer; so only an answer still
+// missing after this long, or one that must wait for Python to start, is marked.
+export const PENDING_AFTER_MS = 150;
+
+/**
+ * @typedef {object} State
+ * @property {any} store                  the active store: the site's own, or one the learner opened
+ * @property {boolean} custom             the active store is one the learner opened
+ * @property {any} fieldTable             the engine's field table, from the boot data
+ * @property {Field[]} fields             the policy fields for the active store
+ * @property {Record<string, string>} tenantLabels
+ * @property {ShareOptions} sharing       the instructor's options from the link (hidden controls, embed…)
+ * @property {Policy} policy              the policy asked for last (the controls)
+ * @property {Result} shown               the result every view shows
+ * @property {string} chosenId            the record whose score is explained
+ * @property {number} page                which page of records the views show
+ * @property {number} sequence            the latest request's number; only its answer is shown
+ * @property {number | null} inputAt      when the control change being answered happened
+ * @property {boolean} addressBehind      the address still shows an older policy than the controls
+ * @property {boolean} pending            the views are marked as showing an older result
+ * @property {number | null} pendingDue   the request whose pending mark waits for PENDING_AFTER_MS
+ * @property {boolean} replayOnAnswer     a policy change: the inspection replays once its result is shown
+ * @property {boolean} predictionMade
+ * @property {boolean} guideActive        a guided step is applied: reaching its final stage completes an LMS activity
+ * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
+ * @property {boolean} offlineStarted
+ * @property {Notebook} notebook
+ * @property {"ok" | "blocked" | "full"} storage  once saving failed, the notes live in this tab only
+ * @property {string | null} recovered    saved notes that could not be read, kept for export
+ */
+
+/**
+ * @typedef {{type: "start", notices: string[]}
+ *   | {type: "engine-status", status: import("./engine-client.js").Status}
+ *   | {type: "controls-changed", policy: Policy, at: number}
+ *   | {type: "answer", seq: number, answer: any, askedAt: number}
+ *   | {type: "request-failed", seq: number}
+ *   | {type: "pending-due", seq: number}
+ *   | {type: "guide-step", policy: Partial<Policy>, at: number}
+ *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number}
+ *   | {type: "choose-record", id: string}
+ *   | {type: "turn-page", step: number}
+ *   | {type: "prediction-changed"}
+ *   | {type: "prediction-cleared"}
+ *   | {type: "stage-reached", stage: number}
+ *   | {type: "notes-typed", text: string}
+ *   | {type: "observation-added", entry: ReturnType<typeof import("./observations.js").observation>, text: string}
+ *   | {type: "notes-saved", outcome: "ok" | "blocked" | "full"}
+ *   | {type: "baseline-captured"}
+ *   | {type: "baseline-cleared"}
+ *   | {type: "recovered-discarded"}} Event
+ */
+
+/**
+ * What the panels do for the core. Views read what they show from the state once it
+ * has changed; an effect carries only what the state does not hold.
+ * @typedef {{type: "adopt-prerendered"}
+ *   | {type: "open-store"}
+ *   | {type: "request", seq: number, policy: Policy}
+ *   | {type: "pending-timer", seq: number, ms: number}
+ *   | {type: "pending", on: boolean}
+ *   | {type: "mark", name: string}
+ *   | {type: "measure", start: number}
+ *   | {type: "mark-asked", query: string}
+ *   | {type: "mark-shown", query: string}
+ *   | {type: "write-address"}
+ *   | {type: "write-controls", policy: Policy}
+ *   | {type: "restart-inspection"}
+ *   | {type: "register-offline"}
+ *   | {type: "complete-activity"}
+ *   | {type: "save-notes"}
+ *   | {type: "show-status", status: import("./engine-client.js").Status}
+ *   | {type: "show-notices", messages: string[]}
+ *   | {type: "show-result"}
+ *   | {type: "show-chosen"}
+ *   | {type: "show-store"}
+ *   | {type: "show-prediction"}
+ *   | {type: "show-prediction-choices", keep: boolean}
+ *   | {type: "show-baseline"}
+ *   | {type: "show-notebook"}
+ *   | {type: "show-storage-warning"}
+ *   | {type: "refresh-share"}} Effect
+ */
+
+/** @typedef {{state: State, effects: Effect[]}} Step */
+
+/** Tenant labels by id, as the cards and the tray show them. @param {any} store */
+export function labelsOf(store) {
+  return Object.fromEntries(store.tenants.map((/** @type {any} */ t) => [t.id, t.label]));
+}
+
+/** The record whose score is explained first: the top of the tray, else of the ranking. */
+export function defaultChoice(/** @type {Result} */ result) {
+  return result.selected[0] ?? result.ranked[0] ?? result.records[0].id;
+}
+
+/**
+ * The state the page starts in, and the notices its link deserves.
+ * @param {object} input
+ * @param {{store: any, result: Result, fields: any}} input.boot  the build's data
+ * @param {any | null} input.remembered  a store the learner opened earlier in this tab
+ * @param {string} input.search  the address's query string
+ * @param {import("./notes.js").Loaded} input.notes  the notebook as loaded from storage
+ * @returns {{state: State, notices: string[]}}
+ */
+export function initialState({ boot, remembered, search, notes }) {
+  const store = remembered ?? boot.store;
+  const fields = policyFields(store, boot.fields);
+  const fromLink = readQuery(search, fields, SHARE_PARAMS);
+  const sharing = readShareOptions(search, fields.map((f) => f.name));
+  /** @type {State} */
+  const state = {
+    store,
+    custom: Boolean(remembered),
+    fieldTable: boot.fields,
+    fields,
+    tenantLabels: labelsOf(store),
+    sharing: sharing.options,
+    policy: fromLink.policy,
+    // The views hold the build's result for the site's own store until Python answers.
+    shown: boot.result,
+    chosenId: defaultChoice(boot.result),
+    page: 0,
+    sequence: 0,
+    inputAt: null,
+    addressBehind: false,
+    pending: false,
+    pendingDue: null,
+    replayOnAnswer: false,
+    predictionMade: false,
+    guideActive: false,
+    engine: "prerendered",
+    offlineStarted: false,
+    notebook: notes.notebook,
+    storage: notes.storage,
+    recovered: notes.recovered,
+  };
+  return { state, notices: [...fromLink.notices, ...sharing.notices] };
+}
+
+/** The query string of the policy asked for, with other parameters. @param {State} state @param {Record<string, string>} [extra] */
+export function queryOf(state, extra = {}) {
+  return writeQuery(state.policy, state.fields, extra);
+}
+
+/** A step built by appending effects to one list. @param {(effects: Effect[]) => State} build @returns {Step} */
+function step(build) {
+  /** @type {Effect[]} */
+  const effects = [];
+  return { state: build(effects), effects };
+}
+
+/**
+ * @param {State} state
+ * @param {Event} event
+ * @returns {Step}
+ */
+export function update(state, event) {
+  switch (event.type) {
+    case "start":
+      return start(state, event.notices);
+    case "engine-status":
+      return engineStatus(state, event.status);
+    case "controls-changed":
+      if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
+      return step((effects) => applyPolicy({ ...state, guideActive: false }, event.policy, event.at, effects));
+    case "answer":
+      return catchUpAddress(answer(state, event), event.seq);
+    case "request-failed":
+      // The status line already says why Python is not available.
+      return catchUpAddress({ state, effects: [] }, event.seq);
+    case "pending-due":
+      if (state.pendingDue !== event.seq) return { state, effects: [] };
+      return step((effects) => pend({ ...state, pendingDue: null }, true, effects));
+    case "guide-step":
+      return guideStep(state, event.policy, event.at);
+    case "store-switched":
+      return switchStore(state, event);
+    case "choose-record":
+      return { state: { ...state, chosenId: event.id }, effects: [{ type: "show-chosen" }] };
+    case "turn-page": {
+      const pages = Math.ceil(state.shown.records.length / PAGE_SIZE);
+      const page = Math.min(pages - 1, Math.max(0, state.page + event.step));
+      return { state: { ...state, page }, effects: [{ type: "show-result" }, { type: "show-prediction-choices", keep: true }] };
+    }
+    case "prediction-changed":
+      return { state: { ...state, predictionMade: true }, effects: [{ type: "show-prediction" }] };
+    case "prediction-cleared":
+      return { state: { ...state, predictionMade: false }, effects: [{ type: "show-prediction" }] };
+    case "stage-reached": {
+      /** @type {Effect[]} */
+      const effects = [{ type: "show-prediction" }];
+      if (event.stage === 4 && state.guideActive) effects.push({ type: "complete-activity" });
+      return { state, effects };
+    }
+    case "notes-typed":
+      return { state: withNotebook(state, { text: event.text }), effects: [{ type: "save-notes" }] };
+    case "observation-added": {
+      const before = event.text;
+      const text = `${before.trimEnd()}${before.trim() ? "\n\n" : ""}${observationText(event.entry)}\n`;
+      const next = withNotebook(state, { text, observations: [...state.notebook.observations, event.entry] });
+      return { state: next, effects: [{ type: "show-notebook" }, { type: "save-notes" }] };
+    }
+    case "notes-saved": {
+      // Once saving has failed the notes live in this tab only, and the warning stays.
+      const storage = event.outcome === "ok" ? state.storage : event.outcome;
+      return { state: { ...state, storage }, effects: [{ type: "show-storage-warning" }] };
+    }
+    case "baseline-captured":
+      return { state: withNotebook(state, { baseline: snapshot(state.shown) }), effects: [{ type: "save-notes" }, { type: "show-baseline" }] };
+    case "baseline-cleared":
+      return { state: withNotebook(state, { baseline: null }), effects: [{ type: "save-notes" }, { type: "show-baseline" }] };
+    case "recovered-discarded":
+      return { state: { ...state, recovered: null }, effects: [{ type: "show-storage-warning" }] };
+    default:
+      throw new Error(`The page has no event ${/** @type {any} */ (event).type}`);
+  }
+}
+
+/** @param {State} state @param {Partial<Notebook>} change @returns {State} */
+function withNotebook(state, change) {
+  return { ...state, notebook: { ...state.notebook, ...change } };
+}
+
+// The steps below each return the next state and append their effects to `effects`.
+
+/** @param {State} state @param {string[]} notices @returns {Step} */
+function start(state, notices) {
+  return step((effects) => {
+    effects.push(
+      { type: "adopt-prerendered" },
+      { type: "write-controls", policy: state.policy },
+      { type: "mark-shown", query: writeQuery(state.shown.policy, state.fields).slice(1) },
+      { type: "show-notices", messages: notices },
+    );
+    let next = state;
+    if (!samePolicy(state.policy, defaultPolicy(state.fields), state.fields)) next = pend(next, true, effects);
+    if (state.custom) {
+      effects.push({ type: "show-store" }, { type: "show-prediction-choices", keep: false });
+      next = pend(next, true, effects);
+    }
+    // The engine holds one store, sent once: it must hold the active one before the first run.
+    effects.push({ type: "open-store" });
+    return next;
+  });
+}
+
+/** @param {State} state @param {import("./engine-client.js").Status} status @returns {Step} */
+function engineStatus(state, status) {
+  return step((effects) => {
+    effects.push({ type: "show-status", status });
+    let next = { ...state, engine: status.state };
+    if (status.state === "ready") {
+      effects.push({ type: "mark", name: "rw:engine-ready" }); // User Timing, read by bench/ scripts
+      next = request(next, effects);
+    }
+    // Precache for offline use only once the runtime is in the HTTP cache, so the
+    // service worker copies it instead of downloading it a second time.
+    if (status.state !== "loading" && !next.offlineStarted) {
+      next = { ...next, offlineStarted: true };
+      effects.push({ type: "register-offline" });
+    }
+    return next;
+  });
+}
+
+/** Mark the views pending or not, touching the page only when that changes. @param {State} state @param {boolean} on @param {Effect[]} effects */
+function pend(state, on, effects) {
+  if (state.pending !== on) effects.push({ type: "pending", on });
+  return { ...state, pending: on };
+}
+
+/** Ask the engine for the current policy's result; only the latest answer is shown. @param {State} state @param {Effect[]} effects */
+function request(state, effects) {
+  const seq = state.sequence + 1;
+  /** @type {State} */
+  let next = { ...state, sequence: seq, pendingDue: null };
+  if (samePolicy(state.policy, state.shown.policy, state.fields)) next = pend(next, false, effects);
+  else if (state.engine !== "ready") next = pend(next, true, effects);
+  else {
+    next = { ...next, pendingDue: seq };
+    effects.push({ type: "pending-timer", seq, ms: PENDING_AFTER_MS });
+  }
+  effects.push({ type: "request", seq, policy: state.policy });
+  return next;
+}
+
+/**
+ * A new policy from the controls, a guided step or a new store: result, inspection, link.
+ * @param {State} state @param {Policy} policy @param {number} at @param {Effect[]} effects
+ */
+function applyPolicy(state, policy, at, effects) {
+  let next = { ...state, policy, inputAt: at, replayOnAnswer: true, addressBehind: true };
+  // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
+  effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
+  next = request(next, effects);
+  // A running engine answers within milliseconds, and the address follows its answer
+  // (see catchUpAddress); otherwise the link is written now.
+  if (next.engine !== "ready") next = writeAddress(next, effects);
+  effects.push({ type: "refresh-share" });
+  return next;
+}
+
+/**
+ * Write the current policy into the address. history.replaceState costs the main thread
+ * a millisecond or more, and an answer arriving meanwhile waits behind it; so after a
+ * control change it runs once the answer is shown, not before.
+ * @param {State} state @param {Effect[]} effects
+ */
+function writeAddress(state, effects) {
+  effects.push({ type: "write-address" });
+  return { ...state, addressBehind: false };
+}
+
+/** Shown, refused or unanswerable: after a control change the address catches up now. @param {Step} step @param {number} seq @returns {Step} */
+function catchUpAddress({ state, effects }, seq) {
+  if (seq !== state.sequence || !state.addressBehind) return { state, effects };
+  return { state: writeAddress(state, effects), effects };
+}
+
+/** @param {State} state @param {{seq: number, answer: any, askedAt: number}} event @returns {Step} */
+function answer(state, { seq, answer, askedAt }) {
+  if (seq !== state.sequence) return { state, effects: [] };
+  return step((effects) => {
+    /** @type {State} */
+    const next = { ...state, pendingDue: null };
+    if (answer.error) {
+      // The views keep the last result that could be computed, marked as not matching the controls.
+      const refused = pend(next, true, effects);
+      effects.push({ type: "show-notices", messages: [`The engine refused this configuration: ${answer.error.message}`] });
+      return refused;
+    }
+    /** @type {Result} */
+    const shown = answer;
+    const chosenId = shown.records.some((r) => r.id === state.chosenId) ? state.chosenId : defaultChoice(shown);
+    effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
+    const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null }, false, effects);
+    if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
+    effects.push({ type: "show-baseline" }, { type: "show-prediction" });
+    // From the input (or Python becoming ready) to updated views, for bench/ scripts.
+    effects.push({ type: "measure", start: state.inputAt ?? askedAt });
+    return updated;
+  });
+}
+
+/**
+ * A guided step: its settings over the defaults, then the inspection from the start.
+ * @param {State} state @param {Partial<Policy>} settings @param {number} at @returns {Step}
+ */
+function guideStep(state, settings, at) {
+  const policy = /** @type {Policy} */ ({ ...defaultPolicy(state.fields), ...settings });
+  return step((effects) => {
+    effects.push({ type: "write-controls", policy });
+    let next = state;
+    if (!samePolicy(policy, state.policy, state.fields)) next = applyPolicy(next, policy, at, effects);
+    else effects.push({ type: "restart-inspection" });
+    return { ...next, guideActive: true };
+  });
+}
+
+/**
+ * Make a store the active one: controls, lists and result follow it.
+ * @param {State} state @param {{store: any, custom: boolean, opened: boolean, at: number}} event @returns {Step}
+ */
+function switchStore(state, { store, custom, opened, at }) {
+  const fields = policyFields(store, state.fieldTable);
+  const policy = defaultPolicy(fields);
+  return step((effects) => {
+    effects.push({ type: "show-store" }, { type: "show-prediction-choices", keep: false }, { type: "write-controls", policy });
+    const next = pend({ ...state, store, custom, fields, tenantLabels: labelsOf(store), page: 0, predictionMade: false, policy }, true, effects);
+    // A learner's file was opened (and checked) by the engine already; the site's own store is sent again.
+    if (!opened) effects.push({ type: "open-store" });
+    return applyPolicy(next, policy, at, effects);
+  });
+}
+
+/**
+ * Run the page: each event goes through update(), the state is kept, then each effect
+ * is performed in order. An event dispatched while effects run (the player reporting
+ * a stage as the inspection restarts) is handled at once, against the state already
+ * kept, as the page's own callbacks always were.
+ * @param {State} initial
+ * @param {(effect: Effect) => void} perform
+ */
+export function createPage(initial, perform) {
+  const page = { state: initial };
+  return {
+    state: () => page.state,
+    /** @param {Event} event */
+    dispatch(event) {
+      const { state, effects } = update(page.state, event);
+      page.state = state;
+      for (const effect of effects) perform(effect);
+    },
+  };
+}

@@ -1,0 +1,365 @@
+// The page core's transitions: requests and their sequence, the address, pending
+// marks, the inspection replay, guided steps, store switches and the notebook.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { PENDING_AFTER_MS, createPage, initialState, update } from "../../site/js/page-core.js";
+import { defaultPolicy, policyFields } from "../../site/js/state.js";
+import { FIELD_TABLE } from "../../site/js/tables.js";
+
+const siteStore = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
+const otherStore = JSON.parse(readFileSync(new URL("../../fixtures/support-store.json", import.meta.url), "utf8"));
+const defaults = defaultPolicy(policyFields(siteStore, FIELD_TABLE));
+
+/**
+ * A result shaped like the engine's, as far as the page core reads it.
+ * @param {any} policy @param {string[]} [selected]
+ */
+function resultFor(policy, selected = ["M2"]) {
+  const records = siteStore.records.map((/** @type {any} */ r) => ({ ...r, outcome: selected.includes(r.id) ? "selected" : "over_budget" }));
+  return {
+    policy: { ...policy },
+    question: { id: policy.question, text: "?", terms: [], dropped_terms: [] },
+    records,
+    ranked: [...selected],
+    selected: [...selected],
+    words_used: 9,
+    budget_words: policy.budget_words,
+    counts: { stored: 10, in_scope: 10, ranked: 1, selected: 1 },
+    coverage: { found: 1, total: 1, supporting: [], found_ids: [] },
+  };
+}
+
+const boot = { store: siteStore, fields: FIELD_TABLE, result: resultFor(defaults) };
+const emptyNotes = { notebook: { text: "", observations: [], baseline: null }, storage: /** @type {const} */ ("ok"), recovered: null };
+
+/** @param {{search?: string, remembered?: any}} [options] */
+function begin({ search = "", remembered = null } = {}) {
+  return initialState({ boot, remembered, search, notes: emptyNotes });
+}
+
+/** Run events in order from a state; returns the last state and every effect, in order. */
+function run(/** @type {any} */ state, /** @type {any[]} */ events) {
+  /** @type {any[]} */
+  const effects = [];
+  for (const event of events) {
+    const step = update(state, event);
+    state = step.state;
+    effects.push(...step.effects);
+  }
+  return { state, effects };
+}
+
+const types = (/** @type {any[]} */ effects) => effects.map((e) => e.type);
+const ofType = (/** @type {any[]} */ effects, /** @type {string} */ type) => effects.filter((e) => e.type === type);
+const READY = { type: "engine-status", status: { state: "ready", text: "ready" } };
+const LOADING = { type: "engine-status", status: { state: "loading", text: "loading", step: 1, of: 4 } };
+const FAILED = { type: "engine-status", status: { state: "failed", text: "failed" } };
+
+/** A page whose engine is ready and has answered its first request. */
+function readyPage() {
+  const { state } = begin();
+  const started = run(state, [{ type: "start", notices: [] }, READY]);
+  const first = ofType(started.effects, "request")[0];
+  return run(started.state, [{ type: "answer", seq: first.seq, answer: resultFor(defaults), askedAt: 5 }]).state;
+}
+
+const budget = (/** @type {number} */ words) => ({ ...defaults, budget_words: words });
+
+test("start: the prerendered views are adopted, the link's notices shown and the active store opened, with no request", () => {
+  const { state, notices } = begin({ search: "?budget_words=nine" });
+  assert.equal(notices.length, 1);
+  const { effects } = update(state, { type: "start", notices });
+  assert.deepEqual(types(effects), ["adopt-prerendered", "write-controls", "mark-shown", "show-notices", "open-store"]);
+  assert.deepEqual(ofType(effects, "show-notices")[0].messages, notices);
+});
+
+test("start: a link asking for another policy than the prerendered one marks the views pending at once", () => {
+  const { state } = begin({ search: "?budget_words=9" });
+  assert.equal(state.policy.budget_words, 9);
+  const step = update(state, { type: "start", notices: [] });
+  assert.deepEqual(ofType(step.effects, "pending"), [{ type: "pending", on: true }]);
+  assert.equal(step.state.pending, true);
+});
+
+test("start: a store remembered from this tab is shown, its fields rule the controls, and it is the one opened", () => {
+  const { state } = begin({ remembered: otherStore });
+  assert.equal(state.custom, true);
+  assert.equal(state.policy.question, otherStore.questions[0].id);
+  const { effects } = update(state, { type: "start", notices: [] });
+  assert.deepEqual(types(effects), [
+    "adopt-prerendered", "write-controls", "mark-shown", "show-notices", "show-store", "show-prediction-choices", "pending", "open-store",
+  ]);
+});
+
+test("the engine becoming ready marks it and asks for the current policy once; offline set-up starts once", () => {
+  const { state } = begin();
+  const loading = update(state, LOADING);
+  assert.deepEqual(types(loading.effects), ["show-status"]);
+  const ready = update(loading.state, READY);
+  assert.deepEqual(types(ready.effects), ["show-status", "mark", "request", "register-offline"]);
+  assert.equal(ready.effects[1].name, "rw:engine-ready");
+  const again = update(ready.state, READY);
+  assert.deepEqual(types(again.effects), ["show-status", "mark", "request"], "offline set-up is not started twice");
+});
+
+test("a failed start still starts the offline set-up, and asks nothing of the engine", () => {
+  const { effects } = update(begin().state, FAILED);
+  assert.deepEqual(types(effects), ["show-status", "register-offline"]);
+});
+
+test("a control change sends exactly one request, for the new policy", () => {
+  const state = readyPage();
+  const { state: next, effects } = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
+  const requests = ofType(effects, "request");
+  assert.equal(requests.length, 1);
+  assert.deepEqual(requests[0], { type: "request", seq: state.sequence + 1, policy: budget(9) });
+  assert.equal(next.sequence, state.sequence + 1);
+  assert.deepEqual(ofType(effects, "mark-asked"), [{ type: "mark-asked", query: new URLSearchParams({ ...budget(9) }).toString() }]);
+  assert.ok(effects.some((e) => e.type === "refresh-share"));
+});
+
+test("a control change that leaves the policy as it is does nothing", () => {
+  const state = readyPage();
+  const step = update(state, { type: "controls-changed", policy: { ...defaults }, at: 100 });
+  assert.deepEqual(step.effects, []);
+  assert.equal(step.state, state);
+});
+
+test("an answer to an older request is dropped; the latest one is shown", () => {
+  const state = readyPage();
+  const changed = run(state, [
+    { type: "controls-changed", policy: budget(9), at: 100 },
+    { type: "controls-changed", policy: budget(12), at: 110 },
+  ]);
+  const [first, second] = ofType(changed.effects, "request");
+  assert.equal(second.seq, first.seq + 1);
+  const stale = update(changed.state, { type: "answer", seq: first.seq, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(stale.effects, []);
+  assert.equal(stale.state, changed.state);
+  const latest = update(changed.state, { type: "answer", seq: second.seq, answer: resultFor(budget(12)), askedAt: 111 });
+  assert.equal(latest.state.shown.policy.budget_words, 12);
+  assert.ok(latest.effects.some((e) => e.type === "show-result"));
+  // A refusal of an older request is no reason to write the address either.
+  assert.deepEqual(update(changed.state, { type: "request-failed", seq: first.seq }).effects, []);
+});
+
+test("with the engine running, the address follows the shown answer, not the control change", () => {
+  const state = readyPage();
+  const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
+  assert.ok(!changed.effects.some((e) => e.type === "write-address"));
+  assert.equal(changed.state.addressBehind, true);
+  const seq = changed.state.sequence;
+  const answered = update(changed.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.equal(answered.effects.at(-1)?.type, "write-address", "written after the views are updated");
+  assert.equal(answered.state.addressBehind, false);
+  const shownAt = types(answered.effects).indexOf("show-result");
+  assert.ok(shownAt >= 0 && shownAt < answered.effects.length - 1);
+});
+
+test("the address is written when the engine refuses the configuration", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  const refused = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: { error: { name: "PolicyError", message: "no" } }, askedAt: 1 });
+  assert.equal(refused.effects.at(-1)?.type, "write-address");
+});
+
+test("the address is written when Python fails to answer (a rejected run)", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  const failed = update(changed.state, { type: "request-failed", seq: changed.state.sequence });
+  assert.deepEqual(types(failed.effects), ["write-address"]);
+  assert.equal(failed.state.addressBehind, false);
+});
+
+for (const [name, status] of [["still loading", LOADING], ["failed to start", FAILED]]) {
+  test(`with Python ${name}, a control change writes the address at once and marks the views pending`, () => {
+    const { state } = run(begin().state, [{ type: "start", notices: [] }, status]);
+    const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
+    assert.deepEqual(types(changed.effects), ["mark-asked", "pending", "request", "write-address", "refresh-share"]);
+    assert.equal(changed.state.addressBehind, false);
+    // The run is refused (or never answered): nothing more to write.
+    assert.deepEqual(update(changed.state, { type: "request-failed", seq: changed.state.sequence }).effects, []);
+  });
+}
+
+test("an input change restarts the inspection once its answer is shown, and only then", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  assert.ok(!changed.effects.some((e) => e.type === "restart-inspection"));
+  assert.equal(changed.state.replayOnAnswer, true);
+  const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(types(answered.effects), [
+    "show-result", "mark-shown", "restart-inspection", "show-baseline", "show-prediction", "measure", "write-address",
+  ]);
+  assert.equal(answered.state.replayOnAnswer, false);
+  // Python restarting recomputes the same policy: the inspection is not replayed for that.
+  const recomputed = run(answered.state, [LOADING, READY]);
+  const seq = ofType(recomputed.effects, "request")[0].seq;
+  const again = update(recomputed.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 300 });
+  assert.ok(!again.effects.some((e) => e.type === "restart-inspection"));
+});
+
+test("the update is measured from the input, or from the request when no input waits", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(ofType(answered.effects, "measure"), [{ type: "measure", start: 100 }]);
+  assert.equal(answered.state.inputAt, null);
+  const ready = update(answered.state, READY);
+  const seq = ofType(ready.effects, "request")[0].seq;
+  const next = update(ready.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 250 });
+  assert.deepEqual(ofType(next.effects, "measure"), [{ type: "measure", start: 250 }]);
+});
+
+test("an answer with an error keeps the last result, marks the views pending and shows a notice", () => {
+  const state = readyPage();
+  const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
+  const refused = update(changed.state, {
+    type: "answer", seq: changed.state.sequence, answer: { error: { name: "PolicyError", message: "budget_words is wrong" } }, askedAt: 1,
+  });
+  assert.equal(refused.state.shown, state.shown);
+  assert.equal(refused.state.pending, true);
+  assert.ok(!refused.effects.some((e) => e.type === "show-result" || e.type === "restart-inspection"));
+  assert.deepEqual(ofType(refused.effects, "show-notices"), [
+    { type: "show-notices", messages: ["The engine refused this configuration: budget_words is wrong"] },
+  ]);
+});
+
+test("a running engine's answer is marked pending only once it is late", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  const seq = changed.state.sequence;
+  assert.deepEqual(ofType(changed.effects, "pending-timer"), [{ type: "pending-timer", seq, ms: PENDING_AFTER_MS }]);
+  assert.ok(!changed.effects.some((e) => e.type === "pending"));
+  // The answer came in time: the timer's event changes nothing.
+  const answered = update(changed.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(update(answered.state, { type: "pending-due", seq }).effects, []);
+  // The answer is late: the views are marked, then cleared by the answer.
+  const late = update(changed.state, { type: "pending-due", seq });
+  assert.deepEqual(late.effects, [{ type: "pending", on: true }]);
+  const cleared = update(late.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(ofType(cleared.effects, "pending"), [{ type: "pending", on: false }]);
+  // A newer request supersedes the older one's timer.
+  const newer = update(changed.state, { type: "controls-changed", policy: budget(12), at: 120 });
+  assert.deepEqual(update(newer.state, { type: "pending-due", seq }).effects, []);
+});
+
+test("asking again for the policy already shown clears the pending mark at once", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  const late = update(changed.state, { type: "pending-due", seq: changed.state.sequence });
+  const back = update(late.state, { type: "controls-changed", policy: { ...defaults }, at: 130 });
+  assert.deepEqual(ofType(back.effects, "pending"), [{ type: "pending", on: false }]);
+  assert.ok(!back.effects.some((e) => e.type === "pending-timer"));
+});
+
+const guide = siteStore.guides[0];
+
+test("a guided step applies its settings over the defaults and asks for them", () => {
+  const state = readyPage();
+  const { state: next, effects } = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 });
+  const expected = { ...defaults, ...guide.steps[0].policy };
+  assert.deepEqual(effects[0], { type: "write-controls", policy: expected });
+  assert.deepEqual(ofType(effects, "request").map((e) => e.policy), [expected]);
+  assert.deepEqual(next.policy, expected);
+  assert.equal(next.guideActive, true);
+  assert.equal(next.replayOnAnswer, true);
+});
+
+test("re-applying a guided step whose settings are in force restarts the inspection without a request", () => {
+  const state = readyPage();
+  const applied = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 });
+  const again = update(applied.state, { type: "guide-step", policy: guide.steps[0].policy, at: 200 });
+  assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection"]);
+  assert.equal(again.state.sequence, applied.state.sequence);
+});
+
+test("reaching stage 4 completes the LMS activity only while a guided step is active", () => {
+  const state = readyPage();
+  assert.deepEqual(types(update(state, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+  const guided = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 }).state;
+  assert.deepEqual(types(update(guided, { type: "stage-reached", stage: 3 }).effects), ["show-prediction"]);
+  assert.deepEqual(types(update(guided, { type: "stage-reached", stage: 4 }).effects), ["show-prediction", "complete-activity"]);
+  // Changing a control by hand leaves the guided experiment.
+  const left = update(guided, { type: "controls-changed", policy: budget(30), at: 300 }).state;
+  assert.equal(left.guideActive, false);
+  assert.deepEqual(types(update(left, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+});
+
+test("switching to a learner's store (opened by the engine already) resets the controls and asks once", () => {
+  const state = { ...readyPage(), page: 1, predictionMade: true };
+  const { state: next, effects } = update(state, { type: "store-switched", store: otherStore, custom: true, opened: true, at: 100 });
+  assert.equal(next.store, otherStore);
+  assert.equal(next.custom, true);
+  assert.equal(next.page, 0);
+  assert.equal(next.predictionMade, false);
+  assert.equal(next.policy.question, otherStore.questions[0].id);
+  assert.ok(!effects.some((e) => e.type === "open-store"));
+  assert.equal(ofType(effects, "request").length, 1);
+  assert.deepEqual(types(effects).slice(0, 4), ["show-store", "show-prediction-choices", "write-controls", "pending"]);
+});
+
+test("switching back to the site's store opens it in the engine again before asking", () => {
+  const custom = update(readyPage(), { type: "store-switched", store: otherStore, custom: true, opened: true, at: 100 }).state;
+  const { effects } = update(custom, { type: "store-switched", store: siteStore, custom: false, opened: false, at: 200 });
+  const order = types(effects);
+  assert.ok(order.indexOf("open-store") >= 0 && order.indexOf("open-store") < order.indexOf("request"));
+});
+
+test("the chosen record survives an answer that still has it, and falls back to the tray's top otherwise", () => {
+  const state = update(readyPage(), { type: "choose-record", id: "M7" });
+  assert.deepEqual(state.effects, [{ type: "show-chosen" }]);
+  const changed = update(state.state, { type: "controls-changed", policy: budget(9), at: 100 });
+  const kept = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9), ["M5"]), askedAt: 1 });
+  assert.equal(kept.state.chosenId, "M7");
+  const answer = { ...resultFor(budget(9), ["M5"]), records: resultFor(budget(9)).records.filter((/** @type {any} */ r) => r.id !== "M7") };
+  const moved = update(changed.state, { type: "answer", seq: changed.state.sequence, answer, askedAt: 1 });
+  assert.equal(moved.state.chosenId, "M5");
+});
+
+test("turning pages stays within the records", () => {
+  const state = readyPage();
+  const back = update(state, { type: "turn-page", step: -1 });
+  assert.equal(back.state.page, 0);
+  assert.deepEqual(back.effects, [{ type: "show-result" }, { type: "show-prediction-choices", keep: true }]);
+  assert.equal(update(state, { type: "turn-page", step: 1 }).state.page, 0, "ten records fit on one page");
+});
+
+test("the notebook is saved on every change; a failed save is remembered and warned about", () => {
+  const state = readyPage();
+  const typed = update(state, { type: "notes-typed", text: "hello" });
+  assert.equal(typed.state.notebook.text, "hello");
+  assert.deepEqual(typed.effects, [{ type: "save-notes" }]);
+  const full = update(typed.state, { type: "notes-saved", outcome: "full" });
+  assert.equal(full.state.storage, "full");
+  assert.deepEqual(full.effects, [{ type: "show-storage-warning" }]);
+  assert.equal(update(full.state, { type: "notes-saved", outcome: "ok" }).state.storage, "full", "the warning stays");
+  const captured = update(typed.state, { type: "baseline-captured" });
+  assert.deepEqual(captured.state.notebook.baseline?.policy, state.shown.policy);
+  assert.deepEqual(types(captured.effects), ["save-notes", "show-baseline"]);
+  assert.equal(update(captured.state, { type: "baseline-cleared" }).state.notebook.baseline, null);
+});
+
+test("an observation is appended to the notebook's text and kept with the others", () => {
+  const state = readyPage();
+  const entry = {
+    time: "2026-11-29T09:00:00.000Z", link: "http://x/?a", question: "?", policy: defaults, tray: [], words_used: 0,
+    coverage: { found: 0, total: 1, supporting: [] }, exclusions: [],
+  };
+  const added = update(state, { type: "observation-added", entry, text: "My notes  \n" });
+  assert.match(added.state.notebook.text, /^My notes\n\n### Observation 2026-11-29 09:00 UTC\n/);
+  assert.deepEqual(added.state.notebook.observations, [entry]);
+  assert.deepEqual(types(added.effects), ["show-notebook", "save-notes"]);
+});
+
+test("the page runner keeps the state and handles an event raised by an effect at once", () => {
+  /** @type {string[]} */
+  const performed = [];
+  const page = createPage(readyPage(), (effect) => {
+    performed.push(effect.type);
+    // The player reports a stage synchronously when the inspection restarts.
+    if (effect.type === "restart-inspection") page.dispatch({ type: "stage-reached", stage: 1 });
+  });
+  page.dispatch({ type: "controls-changed", policy: budget(9), at: 100 });
+  assert.equal(page.state().policy.budget_words, 9);
+  page.dispatch({ type: "answer", seq: page.state().sequence, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.deepEqual(performed.slice(-8), [
+    "show-result", "mark-shown", "restart-inspection", "show-prediction", "show-baseline", "show-prediction", "measure", "write-address",
+  ]);
+});
