@@ -11,6 +11,7 @@
 // importing everything again. The copies never leave the browser; when one is missing,
 // unreadable or from another build, the worker simply boots from scratch.
 
+import { earlyFetch, fetchOk as fetchOkWith } from "./early-fetch.js";
 import { MSG, postableError } from "./protocol.js";
 import { loadZstd, ZstdError } from "./zstd.js";
 
@@ -22,8 +23,8 @@ const WASM = "Python's WebAssembly module";
 const STDLIB = "Python's standard library";
 // This browser's own copies: the Python snapshot and the decoded WebAssembly module.
 const SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots";
-// A snapshot is a copy of the whole WebAssembly memory (about 31 MB after the default
-// store). Past this, e.g. when the first store opened was huge, it is not worth keeping.
+// A snapshot is a copy of the whole WebAssembly memory, which only grows. Past this,
+// e.g. when the first store opened was huge, it is not worth keeping.
 const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** @type {Promise<(request: string) => string> | null} */
@@ -34,29 +35,11 @@ const booting = new Promise((resolve) => (bootAllowed = () => resolve(undefined)
 /** Set while the first answer is pending on a fresh boot: saves the snapshot once. */
 let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
 
-// Downloads started while the page still sets itself up, before Python boots. Pyodide
-// fetches its WebAssembly module and the standard library itself, inside loadPyodide;
-// its requests for those URLs are answered with the responses already under way, so
-// the downloads leave the boot's critical path without a second request (an HTTP cache
-// cannot be relied on for that: some hosts, LMSs among them, forbid caching). A
-// response is read once: a second request (a second loadPyodide, after a snapshot that
-// could not be restored) gets a new one from `again`.
-/** @type {Map<string, {first: Promise<Response> | null, again: () => Promise<Response>}>} */
-const early = new Map();
+// Pyodide's requests for its runtime files are answered with downloads started while
+// the page still sets itself up (early-fetch.js says how).
 const plainFetch = globalThis.fetch.bind(globalThis);
-globalThis.fetch = (input, init) => {
-  const url = input instanceof Request ? input.url : String(input);
-  const answer = early.get(url);
-  if (!answer || init?.integrity) return plainFetch(input, init);
-  const response = answer.first ?? answer.again();
-  answer.first = null;
-  return response;
-};
-
-/** Answer Pyodide's requests for url: start(true) runs now, start(false) for each later request. */
-function answerEarly(/** @type {string} */ url, /** @type {(first: boolean) => Promise<Response>} */ start) {
-  early.set(url, { first: start(true), again: () => start(false) });
-}
+const early = earlyFetch(plainFetch);
+globalThis.fetch = early.fetch;
 
 /**
  * How runtime files are requested: normally as any request (HTTP cache, service worker);
@@ -67,21 +50,12 @@ function answerEarly(/** @type {string} */ url, /** @type {(first: boolean) => P
 let requestInit = {};
 
 /**
- * A response that is ok, or a rejection naming what failed to load.
+ * A response that is ok, or a rejection naming what failed to load; through the
+ * early answers unless a fetcher is given.
  * @param {string} url @param {string} what @param {typeof fetch} [fetcher]
  */
-async function fetchOk(url, what, fetcher = fetch) {
-  const response = await fetcher(url, requestInit);
-  if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
-  return response;
-}
-
-/** @param {[string, string][]} downloads  [url, what it is, for a failure's message] */
-function downloadEarly(downloads) {
-  // No catch here on purpose: a download that fails, or answers with an HTTP error,
-  // must reach the unhandledrejection listener below (a failed load, with Retry),
-  // because Pyodide swallows a failed WebAssembly download and then waits forever.
-  for (const [url, what] of downloads) answerEarly(url, () => fetchOk(url, what, plainFetch));
+function fetchOk(url, what, fetcher = early.fetch) {
+  return fetchOkWith(url, what, requestInit, fetcher);
 }
 
 /** @type {Promise<import("./zstd.js").ZstdDecoder> | null} */
@@ -106,8 +80,7 @@ function decompressing(runtime, url, type, what) {
 
 /**
  * Pyodide's request for pyodide.asm.wasm gets this browser's decoded copy when an earlier
- * visit kept one: a later visit then skips the download and the decoding (measured,
- * Python ready ~45 ms sooner: 483 against 527 ms, 6 interleaved repeat visits each).
+ * visit kept one: a later visit then skips the download and the decoding.
  * Otherwise the compressed download, decoded as it arrives and kept for the next visit.
  * The download waits for the look-up (a few ms, while the stdlib already downloads)
  * rather than being aborted when a copy turns up: an aborted request reads as a failed
@@ -117,7 +90,7 @@ function decompressing(runtime, url, type, what) {
 function wasmEarly(runtime) {
   // Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows.
   const key = runtime.wasmURL.replace(/\.zst$/, "");
-  answerEarly(`${runtime.indexURL}pyodide.asm.wasm`, async (keepIt) => {
+  early.answerEarly(`${runtime.indexURL}pyodide.asm.wasm`, async (keepIt) => {
     const kept = await findSaved(key);
     if (kept) return kept;
     const decoded = await decompressing(runtime, runtime.wasmURL, "application/wasm", WASM);
@@ -260,18 +233,17 @@ async function load(runtime) {
   progress(1, "Loading the Python runtime");
   // While the page still sets itself up: start the downloads and load Pyodide's
   // JavaScript half, which the boot then finds in the module map. The two large files
-  // go first, without waiting a round trip for Pyodide's loader: at 20 Mbit/s and 40 ms
-  // they now start about 200 ms after navigation instead of 480 (with the page's
-  // modulepreload of this script), and Python is ready 250 ms sooner (median of 4
-  // first visits each). The boot itself (compiling WebAssembly, starting Python) waits
-  // for the page's go-ahead, so the two never compete for the processor.
+  // go first, without waiting a round trip for Pyodide's loader. The boot itself
+  // (compiling WebAssembly, starting Python) waits for the page's go-ahead, so the two
+  // never compete for the processor.
   wasmEarly(runtime);
-  answerEarly(runtime.stdLibURL, () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
+  early.answerEarly(runtime.stdLibURL, () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
   glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
   const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSaved(runtime.snapshotURL)]);
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
-  if (!saved) downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]]);
+  // A failed one is an unhandled rejection, which the listener below reports (early-fetch.js).
+  if (!saved) early.downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]], requestInit);
   await booting;
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
