@@ -2,14 +2,14 @@
 // (same CPython, so the bytecode magic always matches). Two zips:
 //
 // * The standard library. Stock python_stdlib.zip holds .py sources, so every page load
-//   recompiles ~125 modules. This boots Pyodide under Node, installs the engine wheel
-//   the way the page's worker does, runs the engine once, records which standard-library
-//   files were imported from the zip and compiles exactly those to unchecked-hash .pyc,
-//   optimised as by python -OO (no docstrings, no asserts): nothing on the page reads a
-//   standard-library docstring, and the bytecode is 15% smaller, which brought Python's
-//   first-visit start forward by 250 ms at 20 Mbit/s (median of 4 first visits each;
-//   zipimport loads a .pyc whatever its optimisation level). The zip is stored, not
-//   deflated: build.py compresses it whole with zstd.
+//   recompiles every module it imports. This boots Pyodide under Node, installs the
+//   engine wheel the way the page's worker does, runs the engine once the way the page
+//   does (open_json, then answer_json) and once as run_json, records which
+//   standard-library files were imported from the zip and compiles exactly those to
+//   unchecked-hash .pyc, optimised as by python -OO (no docstrings, no asserts): nothing
+//   on the page reads a standard-library docstring, the bytecode is smaller, so Python
+//   starts sooner on a first visit, and zipimport loads a .pyc whatever its optimisation
+//   level. The zip is stored, not deflated: build.py compresses it whole with zstd.
 // * The engine. The wheel holds sources only (it is the same wheel pip installs on any
 //   CPython), so a first visit compiled them before its first answer. This zip holds
 //   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the
@@ -22,6 +22,8 @@
 // module or unusable bytecode fails the build, not a learner's page.
 //
 // usage: node tools/build-bytecode.mjs <pyodide dir> <engine wheel> <request.json> <stdlib out.zip> <engine out.zip>
+// request.json is a run_json request, {"store": …, "policy": …}; the page's path gets
+// its two halves, each as JSON text.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,6 +44,24 @@ const abiVersion = JSON.parse(readFileSync(path.join(pyodideDir, "pyodide-lock.j
 const wheelFile = readFileSync(wheelPath);
 const wheel = new Uint8Array(wheelFile.buffer, wheelFile.byteOffset, wheelFile.byteLength);
 const request = readFileSync(requestPath, "utf8");
+const { store, policy } = JSON.parse(request);
+const storeText = JSON.stringify(store);
+const policyText = JSON.stringify(policy ?? {});
+
+/** The engine as the page's worker runs it, then as run_json; a refusal fails the build. */
+function exercise(engine) {
+  const opening = engine.open_json(storeText);
+  // Copied: an attribute's proxy is destroyed with the proxy it was read from.
+  const session = opening.session?.copy();
+  const reply = JSON.parse(opening.reply);
+  opening.destroy();
+  if (!session) throw new Error(`the engine refused the sample store: ${reply.error.message}`);
+  const slim = JSON.parse(session.answer_json(policyText));
+  session.destroy();
+  if (slim.error) throw new Error(`the engine refused the sample policy: ${slim.error.message}`);
+  const answer = JSON.parse(engine.run_json(request));
+  if (answer.error) throw new Error(`the engine refused the sample request: ${answer.error.message}`);
+}
 
 /**
  * Boot Pyodide from a stdlib zip and install + exercise the engine as the worker does
@@ -71,8 +91,9 @@ def _noting(self, data, path, *args, **kwargs):
     return _compile(self, data, path, *args, **kwargs)
 bootstrap.SourceLoader.source_to_code = _noting
 `);
-  const answer = JSON.parse(pyodide.pyimport("engine").run_json(request));
-  if (answer.error) throw new Error(`the engine refused the sample request: ${answer.error.message}`);
+  const engine = pyodide.pyimport("engine");
+  exercise(engine);
+  engine.destroy();
   const compiled = pyodide.runPython(`bootstrap.SourceLoader.source_to_code = _compile\n[p for p in COMPILED if p.startswith("${SITE_PACKAGES}/")]`).toJs();
   return { pyodide, compiled };
 }
@@ -115,8 +136,9 @@ def pyc_zip(sources, checked, optimize, compression):
 
 # Unchecked: no timestamp inside, and never revalidated (the stdlib zip is never edited).
 # Optimised as by -OO (see the top of this file). Stored, not deflated: build.py
-# compresses the whole zip with zstd, one window across all modules (0.83 MB against
-# 1.10 deflated), and zipimport then reads each module without inflating it.
+# compresses the whole zip with zstd, one window across all modules, which compresses
+# better than deflating each alone, and zipimport then reads each module without
+# inflating it.
 ZIP_BYTES = pyc_zip(
     ((name[:-3] + ".pyc", source_zip.read(name), prefix + name) for name in sorted(used)),
     checked=False,
