@@ -7,6 +7,7 @@ no_shared_terms. Each exclusion comes with a sentence that gives its numbers.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from .model import Policy, Record, Store
@@ -31,48 +32,123 @@ def newest_by_key(records: tuple[Record, ...]) -> dict[tuple[str, str], Record]:
     return newest
 
 
-def check_scope(
-    record: Record,
-    cosine: float,
-    policy: Policy,
-    store: Store,
-    newest: dict[tuple[str, str], Record],
-) -> Exclusion | None:
-    """Return why the record is out of scope, or None when it is a candidate."""
-    if record.tenant != policy.tenant:
-        return Exclusion(
-            "other_tenant",
-            f"Belongs to {store.tenant_label(record.tenant)}; the active tenant is "
-            f"{store.tenant_label(policy.tenant)}, a hard filter.",
-        )
-    if policy.latest_per_key and record.key is not None:
-        latest = newest[(record.tenant, record.key)]
-        # Strictly newer only: two records of the same age both stay. The newer record
-        # wins even if a later filter excludes it, so a stale fact never comes back.
-        if latest.age_hours < record.age_hours:
-            return Exclusion(
-                "superseded",
-                f"Superseded by {latest.id}, a newer fact for key {record.key} "
-                f"({hours(latest.age_hours)} old against {hours(record.age_hours)}).",
+class ScopeChecker:
+    """The scope checks for one store.
+
+    Each sentence depends on a few values only (the two tenants, the two stores, an
+    age and the limit), and a large store repeats them record after record; so each
+    exclusion is made once per distinct set of values and shared. The store's newest
+    record per key does not depend on the policy and is found once.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        newest = newest_by_key(store.records)
+        # Strictly newer only: two records of the same age both stay.
+        self.newer: list[Record | None] = [
+            None
+            if record.key is None or newest[(record.tenant, record.key)].age_hours >= record.age_hours
+            else newest[(record.tenant, record.key)]
+            for record in store.records
+        ]
+        self._made: dict[Hashable, Exclusion] = {}
+        self.by_tenant: dict[str, list[int]] = {}
+        for position, record in enumerate(store.records):
+            self.by_tenant.setdefault(record.tenant, []).append(position)
+
+    def _exclusion(self, key: Hashable, make: Callable[[], Exclusion]) -> Exclusion:
+        found = self._made.get(key)
+        if found is None:
+            if len(self._made) > 4 * len(self.newer) + 64:  # ages against many limits tried
+                self._made.clear()
+            found = self._made[key] = make()
+        return found
+
+    def check_all(self, cosines: tuple[float, ...], policy: Policy) -> tuple[list[Exclusion | None], list[int]]:
+        """``check`` for every record, in store order, and the candidates' positions.
+
+        Another tenant's records are excluded a tenant at a time; only the active
+        tenant's records go through the checks one by one.
+        """
+        exclusions: list[Exclusion | None] = [None] * len(cosines)
+        candidates: list[int] = []
+        for tenant, positions in self.by_tenant.items():
+            if tenant == policy.tenant:
+                for position in positions:
+                    exclusion = self.check(position, cosines[position], policy)
+                    if exclusion is None:
+                        candidates.append(position)
+                    else:
+                        exclusions[position] = exclusion
+            else:
+                excluded = other_tenant(self.store.records[positions[0]], policy, self.store)
+                for position in positions:
+                    exclusions[position] = excluded
+        candidates.sort()
+        return exclusions, candidates
+
+    def check(self, position: int, cosine: float, policy: Policy) -> Exclusion | None:
+        """Why the record at ``position`` is out of scope, or None when it is a candidate."""
+        record = self.store.records[position]
+        if record.tenant != policy.tenant:
+            return self._exclusion(
+                ("other_tenant", record.tenant, policy.tenant), lambda: other_tenant(record, policy, self.store)
             )
-    if policy.store != "all" and record.store != policy.store:
-        return Exclusion(
-            "store_filtered",
-            f"Stored as {record.store} memory; the policy reads only {policy.store} memory.",
-        )
-    if record.session == "previous" and not policy.previous_sessions:
-        return Exclusion(
-            "previous_session",
-            "Comes from a previous session, and previous sessions are not included.",
-        )
-    if record.age_hours > policy.max_age_hours:
-        return Exclusion(
-            "too_old",
-            f"{hours(record.age_hours)} old, past the maximum age of {hours(policy.max_age_hours)}.",
-        )
-    if cosine == 0.0:
-        return Exclusion(
-            "no_shared_terms",
-            "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
-        )
-    return None
+        newer = self.newer[position]
+        if policy.latest_per_key and newer is not None:
+            # The newer record wins even if a later filter excludes it, so a stale fact
+            # never comes back.
+            return self._exclusion(("superseded", position), lambda: superseded(record, newer))
+        if policy.store != "all" and record.store != policy.store:
+            return self._exclusion(
+                ("store_filtered", record.store, policy.store), lambda: store_filtered(record, policy)
+            )
+        if record.session == "previous" and not policy.previous_sessions:
+            return PREVIOUS_SESSION
+        if record.age_hours > policy.max_age_hours:
+            return self._exclusion(("too_old", record.age_hours, policy.max_age_hours), lambda: too_old(record, policy))
+        if cosine == 0.0:
+            return NO_SHARED_TERMS
+        return None
+
+
+def other_tenant(record: Record, policy: Policy, store: Store) -> Exclusion:
+    return Exclusion(
+        "other_tenant",
+        f"Belongs to {store.tenant_label(record.tenant)}; the active tenant is "
+        f"{store.tenant_label(policy.tenant)}, a hard filter.",
+    )
+
+
+def superseded(record: Record, newer: Record) -> Exclusion:
+    return Exclusion(
+        "superseded",
+        f"Superseded by {newer.id}, a newer fact for key {record.key} "
+        f"({hours(newer.age_hours)} old against {hours(record.age_hours)}).",
+    )
+
+
+def store_filtered(record: Record, policy: Policy) -> Exclusion:
+    return Exclusion(
+        "store_filtered",
+        f"Stored as {record.store} memory; the policy reads only {policy.store} memory.",
+    )
+
+
+PREVIOUS_SESSION = Exclusion(
+    "previous_session",
+    "Comes from a previous session, and previous sessions are not included.",
+)
+
+
+def too_old(record: Record, policy: Policy) -> Exclusion:
+    return Exclusion(
+        "too_old",
+        f"{hours(record.age_hours)} old, past the maximum age of {hours(policy.max_age_hours)}.",
+    )
+
+
+NO_SHARED_TERMS = Exclusion(
+    "no_shared_terms",
+    "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
+)

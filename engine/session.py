@@ -34,7 +34,7 @@ from .model import (
     parse_policy,
 )
 from .pack import Candidate, pack, rank
-from .scope import check_scope, newest_by_key
+from .scope import ScopeChecker
 from .text import word_count
 from .tfidf import QuestionScores, build_index, score_question
 
@@ -76,10 +76,11 @@ class Session:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.index = build_index(tuple(record.text for record in store.records))
-        self.newest = newest_by_key(store.records)
+        self.scope = ScopeChecker(store)
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
-        self._questions: OrderedDict[str, tuple[QuestionScores, list[tuple[str, str]]]] = OrderedDict()
+        self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
+        self._encoded: dict[str, list[tuple[str, str]]] = {}
 
     # ------------------------------------------------------------ the two shapes
 
@@ -145,54 +146,62 @@ class Session:
     def answer_json(self, policy_text: str) -> str:
         """The slim answer for a policy given as JSON text, as JSON text; never raises."""
         try:
-            policy = parse_policy(json.loads(policy_text), self.store)
-            return self._encode_answer(policy)
+            data = json.loads(policy_text)
+        except (json.JSONDecodeError, TypeError, RecursionError) as error:
+            return dumps(error_result(InputError("InvalidJSON", [("policy", f"is not valid JSON ({error})")])))
+        try:
+            return self._encode_answer(parse_policy(data, self.store))
         except InputError as error:
             return dumps(error_result(error))
-        except (json.JSONDecodeError, TypeError) as error:
-            return dumps(error_result(InputError("InvalidJSON", [("policy", f"is not valid JSON ({error})")])))
         except Exception as error:  # the page must get an answer, never a hang
             return dumps(internal_error(error))
 
     # ------------------------------------------------------------ the work
 
-    def _question(self, text: str) -> tuple[QuestionScores, list[tuple[str, str]]]:
-        """A question's scores and each record's encoded question-only parts (kept)."""
-        entry = self._questions.get(text)
-        if entry is None:
-            scores = score_question(self.index, text)
-            fixed = [
-                (
-                    f'{{"id":{encode_basestring(record.id)},"cosine":{_number(scores.cosines[i])}'
-                    f',"recency":{_number(self.recency[i])}',
-                    f',"terms":{dumps(scores.parts[i])}}}',
-                )
-                for i, record in enumerate(self.store.records)
-            ]
-            entry = (scores, fixed)
-            self._questions[text] = entry
-            if len(self._questions) > _QUESTIONS_KEPT:
-                self._questions.popitem(last=False)
+    def _question(self, text: str) -> QuestionScores:
+        """A question's scores against every record, kept for the last few questions."""
+        scores = self._scores.get(text)
+        if scores is None:
+            scores = self._scores[text] = score_question(self.index, text)
+            if len(self._scores) > _QUESTIONS_KEPT:
+                dropped, _ = self._scores.popitem(last=False)
+                self._encoded.pop(dropped, None)
         else:
-            self._questions.move_to_end(text)
-        return entry
+            self._scores.move_to_end(text)
+        return scores
+
+    def _encoded_parts(self, text: str, scores: QuestionScores) -> list[tuple[str, str]]:
+        """Each record's answer JSON around what a policy decides: the question-only
+        head (id, cosine, recency) and tail (per-term parts), encoded once per question."""
+        parts = self._encoded.get(text)
+        if parts is None:
+            parts = self._encoded[text] = [
+                (
+                    f'{{"id":{encode_basestring(record.id)},"cosine":{_number(cos)},"recency":{_number(fresh)}',
+                    f',"terms":{dumps(terms) if terms else "[]"}}}',
+                )
+                for record, cos, fresh, terms in zip(
+                    self.store.records, scores.cosines, self.recency, scores.parts, strict=True
+                )
+            ]
+        return parts
 
     def _decide(self, policy: Policy) -> _Decisions:
         store = self.store
         question = store.question(policy.question)
-        scores, _ = self._question(question.text)
+        scores = self._question(question.text)
         weight = policy.recency_weight
-        score = [blend(cos, fresh, weight) for cos, fresh in zip(scores.cosines, self.recency, strict=True)]
+        keep = 1.0 - weight  # blend(), inlined: this runs for every record on every change
+        score = [keep * cos + weight * fresh for cos, fresh in zip(scores.cosines, self.recency, strict=True)]
+        exclusions, in_scope = self.scope.check_all(scores.cosines, policy)
         outcome = [""] * len(store.records)
         reason = [""] * len(store.records)
-        ranks: list[int | None] = [None] * len(store.records)
-        candidates: list[Candidate] = []
-        for i, record in enumerate(store.records):
-            exclusion = check_scope(record, scores.cosines[i], policy, store, self.newest)
-            if exclusion is None:
-                candidates.append(Candidate(record.id, i, self.words[i], scores.cosines[i], score[i]))
-            else:
+        for i, exclusion in enumerate(exclusions):
+            if exclusion is not None:
                 outcome[i], reason[i] = exclusion.outcome, exclusion.reason
+        ranks: list[int | None] = [None] * len(store.records)
+        words, cosines, records = self.words, scores.cosines, store.records
+        candidates = [Candidate(records[i].id, i, words[i], cosines[i], score[i]) for i in in_scope]
         ranked = rank(candidates)
         for candidate, decision in zip(ranked, pack(ranked, policy.budget_words, policy.max_records), strict=True):
             i = candidate.position
@@ -243,12 +252,20 @@ class Session:
     def _encode_answer(self, policy: Policy) -> str:
         """``dumps(self.answer(policy))``, reusing each record's encoded question-only parts."""
         d = self._decide(policy)
-        _, fixed = self._question(self.store.question(policy.question).text)
+        fixed = self._encoded_parts(self.store.question(policy.question).text, d.scores)
+        # Outcomes and many reasons repeat from record to record: encode each text once.
+        encoded: dict[str, str] = {}
+
+        def text(value: str) -> str:
+            found = encoded.get(value)
+            if found is None:
+                found = encoded[value] = encode_basestring(value)
+            return found
+
         records = ",".join(
-            head + f',"score":{_number(d.score[i])},"outcome":{encode_basestring(d.outcome[i])}'
-            f',"stage":{OUTCOME_STAGE[d.outcome[i]]},"reason":{encode_basestring(d.reason[i])}'
-            f',"rank":{"null" if d.rank[i] is None else d.rank[i]}' + tail
-            for i, (head, tail) in enumerate(fixed)
+            f'{head},"score":{_number(score)},"outcome":{text(code)},"stage":{OUTCOME_STAGE[code]}'
+            f',"reason":{text(why)},"rank":{"null" if place is None else place}{tail}'
+            for (head, tail), score, code, why, place in zip(fixed, d.score, d.outcome, d.reason, d.rank, strict=True)
         )
         head = dumps(self._head(policy, d))[:-1]
         tail = dumps(self._tail(policy, d))[1:]
