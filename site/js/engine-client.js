@@ -1,21 +1,25 @@
-// The page's side of the worker protocol (protocol.js): starts the worker, tracks
-// <html data-engine>, and turns run requests into promises that always settle.
-// Its status reaches one listener, which may subscribe after Python has started.
+// The page's side of the worker protocol (protocol.js). The rules of the worker's life
+// are engine-life.js's; this shell feeds it events (the page's calls, the worker's
+// messages and errors, the clock) and does what it answers: start and terminate
+// workers, post messages, settle the page's promises, set <html data-engine> and
+// data-python-boot, report the status. Its status reaches one listener, which may
+// subscribe after Python has started.
+//
+// The page opens a store once (openStore) and then asks for one policy after another
+// (run); only the policy crosses for each. The store in force is kept here, so that a
+// new worker (a restart, a Retry) opens it again, and so that run can give the page
+// the full Result, its records' own fields put back by answer.js.
 
+import { fullResult } from "./answer.js";
+import { initialLife, life } from "./engine-life.js";
 import { MSG } from "./protocol.js";
 
-/**
- * @typedef {object} Status
- * @property {"loading" | "ready" | "failed"} state
- * @property {string} text
- * @property {number} [step]
- * @property {number} [of]
- */
-
-// A run of the engine takes milliseconds; one unanswered this long means the worker died.
-const RUN_TIMEOUT_MS = 8000;
-// Restart a crashed worker, but not in a loop: this many crashes a minute means give up.
-const MAX_CRASHES_PER_MINUTE = 3;
+/** @typedef {import("./engine-life.js").Status} Status */
+/** @typedef {import("./engine-life.js").Effect} Effect */
+/** @typedef {import("./engine-life.js").Event} Event */
+/** @typedef {import("./types.js").OpenReply} OpenReply */
+/** @typedef {import("./types.js").Result} Result */
+/** @typedef {import("./types.js").ErrorResult} ErrorResult */
 
 export class EngineClient {
   /** @param {import("./protocol.js").Runtime} runtime */
@@ -27,16 +31,24 @@ export class EngineClient {
     this.status = null;
     /** @type {Worker | null} */
     this.worker = null;
+    this.life = initialLife();
+    // Request 0 is the client's own re-open of the store (engine-life.js REOPEN_ID).
     this.nextId = 1;
     /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
     this.pending = new Map();
-    this.state = "prerendered";
-    /** @type {number[]} */
-    this.crashes = [];
-    /** Set by boot(): workers started from then on (a retry, a restart) boot at once. */
-    this.booted = false;
-    /** Set by retry(): that worker downloads past every cache, which may hold a bad copy. */
-    this.fresh = false;
+    /** @type {Event[]} events that arrived while an earlier one's effects were being done */
+    this.queue = [];
+    this.dispatching = false;
+  }
+
+  /** @returns {import("./engine-life.js").Phase} what <html data-engine> shows */
+  get state() {
+    return this.life.phase;
+  }
+
+  /** The page has let Python boot: workers started from now on (a retry, a restart) boot at once. */
+  get booted() {
+    return this.life.booted;
   }
 
   /** Receive every status from now on, starting with the current one. @param {(status: Status) => void} onStatus */
@@ -45,115 +57,183 @@ export class EngineClient {
     if (this.status) onStatus(this.status);
   }
 
+  /** Create the worker: it prepares (cheap) and waits for boot(). */
   start() {
-    this.setState("loading", { text: "Starting Python…", step: 0, of: 4 });
+    this.dispatch({ type: "start" });
+  }
+
+  /**
+   * Let Python boot. start() only prepares the worker; the boot is the heavy part, so
+   * the page calls this once it has set itself up.
+   */
+  boot() {
+    this.dispatch({ type: "boot" });
+  }
+
+  /** Stop the worker and start again, fetching the runtime past every cache, e.g. after a failed download. */
+  retry() {
+    this.dispatch({ type: "retry" });
+  }
+
+  /**
+   * Open a store (its JSON text): every later run answers from it. Resolves with the
+   * engine's reply, or its refusal (then the store opened before stays in force).
+   * Rejects only when Python is not running; an open whose worker dies first waits for
+   * the next worker instead.
+   * @param {string} storeText
+   * @returns {Promise<OpenReply | ErrorResult>}
+   */
+  openStore(storeText) {
+    let store;
+    try {
+      store = JSON.parse(storeText);
+    } catch (error) {
+      // Answers are merged with the store as parsed here, so what JavaScript cannot
+      // read is refused here, whatever Python's more lenient parser would make of it.
+      const message = `is not valid JSON (${error instanceof Error ? error.message : error})`;
+      return Promise.resolve({ error: { name: "InvalidJSON", message: `store: ${message}`, problems: [{ path: "store", message }] } });
+    }
+    return this.request("open", storeText, store);
+  }
+
+  /**
+   * The full result for a policy, from the store in force; an error object when the
+   * engine refuses the policy (or no store was ever opened). Rejects when Python is not
+   * running or its worker died before answering (the page asks again once it is ready).
+   * @param {object} policy
+   * @returns {Promise<Result | ErrorResult>}
+   */
+  run(policy) {
+    return this.request("run", JSON.stringify(policy));
+  }
+
+  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] */
+  request(kind, body, kept) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.dispatch({ type: "request", id, kind, body, kept, now: performance.now() });
+    });
+  }
+
+  /**
+   * Feed one event to the life and do its effects. An event raised while effects are
+   * being done (a worker that fails to start, a listener that asks for a run) waits
+   * until they are all done, so effects are never interleaved out of order.
+   * @param {Event} event
+   */
+  dispatch(event) {
+    this.queue.push(event);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        const { state, effects } = life(this.life, next);
+        this.life = state;
+        for (const effect of effects) this.perform(effect);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  /** @param {Effect} effect */
+  perform(effect) {
+    switch (effect.type) {
+      case "status":
+        document.documentElement.dataset.engine = effect.status.state;
+        this.status = effect.status;
+        this.onStatus?.(effect.status);
+        break;
+      case "python-boot":
+        // How Python started (a fresh boot, or this browser's saved copy), for tests and benchmarks.
+        document.documentElement.dataset.pythonBoot = effect.boot;
+        break;
+      case "spawn":
+        this.spawn(effect.fresh, effect.boot);
+        break;
+      case "post":
+        this.worker?.postMessage(effect.message);
+        break;
+      case "terminate":
+        this.worker?.terminate();
+        this.worker = null;
+        break;
+      case "wake":
+        setTimeout(() => this.dispatch({ type: "tick", now: performance.now() }), effect.after);
+        break;
+      case "opened":
+        this.settle(effect.id, (p) => p.resolve(effect.reply));
+        break;
+      case "answered":
+        this.settle(effect.id, (p) => p.resolve(this.merge(effect.response, effect.store)));
+        break;
+      case "reject":
+        this.settle(effect.id, (p) => p.reject(new Error(effect.reason)));
+        break;
+    }
+  }
+
+  /** @param {boolean} fresh @param {boolean} boot */
+  spawn(fresh, boot) {
     let worker;
     try {
       worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
     } catch (error) {
-      this.fail(`the worker could not start (${error instanceof Error ? error.message : error})`);
+      this.dispatch({ type: "spawn-failed", reason: error instanceof Error ? error.message : String(error) });
       return;
     }
     this.worker = worker;
-    worker.addEventListener("message", (event) => this.receive(event.data));
+    // A terminated worker's last messages may still be on their way: only the current one counts.
+    worker.addEventListener("message", (event) => {
+      if (this.worker === worker) this.receive(event.data);
+    });
     // The worker script failed to load, or threw outside a request.
     worker.addEventListener("error", (event) => {
       event.preventDefault();
-      this.crashed(event.message || "the worker stopped unexpectedly");
+      const reason = event.message || "the worker stopped unexpectedly";
+      if (this.worker === worker) this.dispatch({ type: "worker-error", reason, now: performance.now() });
     });
-    worker.postMessage({ type: MSG.LOAD, runtime: this.runtime, fresh: this.fresh });
-    if (this.booted) worker.postMessage({ type: MSG.BOOT });
-  }
-
-  /**
-   * Let Python boot. start() only prepares the worker (cheap); the boot is the heavy
-   * part, so the page calls this once it has set itself up.
-   */
-  boot() {
-    if (this.booted) return;
-    this.booted = true;
-    this.worker?.postMessage({ type: MSG.BOOT });
-  }
-
-  /** Stop the worker and start again, e.g. after a failed download. */
-  retry() {
-    this.worker?.terminate();
-    this.worker = null;
-    this.fresh = true;
-    this.start();
-  }
-
-  /**
-   * Run one request (JSON text) and resolve with the engine's parsed answer.
-   * @param {string} request
-   * @returns {Promise<any>}
-   */
-  run(request) {
-    if (this.state === "failed" || !this.worker) {
-      return Promise.reject(new Error("Python is not running"));
-    }
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker?.postMessage({ type: MSG.RUN, id, request });
-      // Only a running engine can be late; while Python loads, requests wait for it.
-      setTimeout(() => {
-        if (this.pending.has(id) && this.state === "ready") this.crashed("the engine stopped answering");
-      }, RUN_TIMEOUT_MS);
-    });
-  }
-
-  /**
-   * The worker died after it had worked: start a new one (the page recomputes when
-   * it is ready), unless it keeps dying.
-   * @param {string} reason
-   */
-  crashed(reason) {
-    if (this.state !== "ready") {
-      this.fail(reason);
-      return;
-    }
-    const now = performance.now();
-    this.crashes = [...this.crashes.filter((t) => now - t < 60_000), now];
-    if (this.crashes.length > MAX_CRASHES_PER_MINUTE) {
-      this.fail(`${reason}, repeatedly`);
-      return;
-    }
-    for (const entry of this.pending.values()) entry.reject(new Error(reason));
-    this.pending.clear();
-    this.worker?.terminate();
-    this.worker = null;
-    this.start();
-    this.report({ state: "loading", text: `Python stopped (${reason}); restarting it…`, step: 0, of: 4 });
+    worker.postMessage({ type: MSG.LOAD, runtime: this.runtime, fresh });
+    if (boot) worker.postMessage({ type: MSG.BOOT });
   }
 
   /** @param {any} message */
   receive(message) {
+    const now = performance.now();
     switch (message.type) {
       case MSG.PROGRESS:
-        this.setState("loading", { text: `${message.label}…`, step: message.step, of: message.of });
+        this.dispatch({ type: "progress", step: message.step, of: message.of, label: message.label });
         break;
-      case MSG.READY: {
-        // How Python started (a fresh boot, or this browser's saved copy), for tests and benchmarks.
-        document.documentElement.dataset.pythonBoot = message.boot;
-        const how = message.boot === "snapshot" ? ", restored from this browser's saved copy" : "";
-        this.setState("ready", {
-          text: `Python ${message.python} is running engine ${message.engine} in your browser (ready in ${message.seconds.toFixed(1)} s${how}). Every change is recomputed live.`,
-        });
-      }
+      case MSG.READY:
+        this.dispatch({ type: "ready", seconds: message.seconds, python: message.python, engine: message.engine, boot: message.boot, now });
         break;
       case MSG.RESULT:
-        this.settle(message.id, (p) => p.resolve(JSON.parse(message.response)));
+        this.dispatch({ type: "reply", id: message.id, response: message.response, now });
         break;
       case MSG.RUN_ERROR:
-        // run_json never raises on bad input, so an error here means a broken runtime.
-        this.settle(message.id, (p) => p.reject(new Error(message.error.message)));
-        this.crashed(message.error.message);
+        this.dispatch({ type: "run-error", id: message.id, reason: message.error.message, now });
         break;
       case MSG.FAILED:
-        this.fail(message.error.message);
+        this.dispatch({ type: "failed", reason: message.error.message });
         break;
     }
+  }
+
+  /**
+   * A run's answer, merged with the store it was computed from.
+   * @param {string} response @param {import("./engine-life.js").OpenStore | null} store
+   * @returns {Result | ErrorResult}
+   */
+  merge(response, store) {
+    let answer;
+    try {
+      answer = JSON.parse(response);
+    } catch {
+      const message = `the engine's answer could not be read: ${response.slice(0, 200)}`;
+      return { error: { name: "InternalError", message, problems: [] } };
+    }
+    return fullResult(store ? { records: store.kept.records, words: store.words } : { records: [], words: [] }, answer);
   }
 
   /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void}) => void} action */
@@ -162,29 +242,5 @@ export class EngineClient {
     if (!entry) return;
     this.pending.delete(id);
     action(entry);
-  }
-
-  /** @param {string} reason */
-  fail(reason) {
-    this.worker?.terminate();
-    this.worker = null;
-    this.setState("failed", {
-      text: `Python could not start: ${reason}. The results shown were computed when the page was built; check your connection and retry.`,
-    });
-    for (const entry of this.pending.values()) entry.reject(new Error(reason));
-    this.pending.clear();
-  }
-
-  /** @param {"loading" | "ready" | "failed"} state @param {Omit<Status, "state">} detail */
-  setState(state, detail) {
-    this.state = state;
-    document.documentElement.dataset.engine = state;
-    this.report({ state, ...detail });
-  }
-
-  /** @param {Status} status */
-  report(status) {
-    this.status = status;
-    this.onStatus?.(status);
   }
 }

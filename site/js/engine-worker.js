@@ -1,5 +1,6 @@
 // Module worker: boots Pyodide, installs the engine wheel (no micropip, no package
-// lock download) and answers run requests with engine.run_json. Protocol: protocol.js.
+// lock download), opens the page's store with engine.open_json and answers each policy
+// with the session it keeps. Protocol: protocol.js.
 //
 // Python's WebAssembly module and the standard library arrive zstd-compressed and are
 // decoded as they stream in (zstd.js); the decoded module is also kept in Cache Storage,
@@ -27,13 +28,30 @@ const SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots";
 // e.g. when the first store opened was huge, it is not worth keeping.
 const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 
-/** @type {Promise<(request: string) => string> | null} */
+// Refused to a run before any store was accepted (the page opens one first).
+const NO_STORE = JSON.stringify({
+  error: { name: "NoStore", message: "no store is open: open one before asking for an answer", problems: [] },
+});
+
+/**
+ * The engine's entry point, once Python runs.
+ * @type {Promise<{openJson: (storeText: string) => any}> | null}
+ */
 let engineReady = null;
 /** Resolved by the page's BOOT message: Python's heavy start waits for it. */
 let bootAllowed = /** @type {() => void} */ (() => {});
 const booting = new Promise((resolve) => (bootAllowed = () => resolve(undefined)));
 /** Set while the first answer is pending on a fresh boot: saves the snapshot once. */
 let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
+/**
+ * The store in force: the Session PyProxy from the last store accepted, and its bound
+ * answer_json (looked up once, not once per run). Both are destroyed when a new store
+ * is accepted, so the old session's memory goes back to Python.
+ * @type {{session: any, answerJson: (policyText: string) => string} | null}
+ */
+let current = null;
+/** Open and run requests, taken one at a time in the order they came. */
+let work = Promise.resolve();
 
 // Pyodide's requests for its runtime files are answered with downloads started while
 // the page still sets itself up (early-fetch.js says how).
@@ -248,7 +266,7 @@ async function load(runtime) {
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
   if (!restored) saveSnapshotAfterFirstRun = () => saveSnapshot(pyodide, runtime.snapshotURL);
-  const runJson = engine.run_json;
+  const openJson = engine.open_json;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   progress(4, "Ready");
   postMessage({
@@ -258,7 +276,54 @@ async function load(runtime) {
     engine: String(engine.__version__),
     boot: restored ? "snapshot" : "fresh",
   });
-  return (/** @type {string} */ request) => runJson(request);
+  return { openJson };
+}
+
+/**
+ * Open a store: on success its session answers every later run, and the one before is
+ * released; on a refusal the one before stays in force.
+ * @param {(storeText: string) => any} openJson @param {string} storeText
+ * @returns {string} the reply, JSON text
+ */
+function openStore(openJson, storeText) {
+  const opening = openJson(storeText);
+  try {
+    // undefined when refused (Python's None). Copied: a proxy read from an attribute
+    // is destroyed with the proxy it was read from, and the opening goes below.
+    const session = opening.session?.copy();
+    if (session) {
+      const answerJson = session.answer_json;
+      if (current) {
+        current.answerJson.destroy();
+        current.session.destroy();
+      }
+      current = { session, answerJson };
+    }
+    return opening.reply;
+  } finally {
+    opening.destroy();
+  }
+}
+
+/** @param {any} message  an open or a run request */
+async function answer(message) {
+  try {
+    if (!engineReady) throw new Error("the engine was asked to run before loading");
+    const { openJson } = await engineReady;
+    const response = message.type === MSG.OPEN ? openStore(openJson, message.store) : current ? current.answerJson(message.policy) : NO_STORE;
+    postMessage({ type: MSG.RESULT, id: message.id, response });
+  } catch (error) {
+    postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
+  }
+  if (message.type !== MSG.RUN) return;
+  // After the first answer has gone, since copying the whole memory takes a while, and
+  // after an answer rather than at boot, so the copy holds everything answering
+  // imports and compiles. The session that answered is in the copy too, where a
+  // restored Python keeps it unreachable (the JavaScript proxy that held it is gone):
+  // one store's worth of memory, and saveSnapshot keeps no copy past its size limit.
+  const save = saveSnapshotAfterFirstRun;
+  saveSnapshotAfterFirstRun = null;
+  if (save) setTimeout(save, 0);
 }
 
 // Pyodide fetches the WebAssembly module inside its own promise chain; when that
@@ -269,29 +334,16 @@ self.addEventListener("unhandledrejection", (event) => {
   failed(event.reason);
 });
 
-self.addEventListener("message", async (event) => {
+self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === MSG.BOOT) {
-    bootAllowed();
+    bootAllowed(); // at once: the load waits for it
   } else if (message.type === MSG.LOAD) {
     if (message.fresh) requestInit = { cache: "reload" };
     engineReady ??= load(message.runtime);
-    try {
-      await engineReady;
-    } catch (error) {
-      failed(error);
-    }
-  } else if (message.type === MSG.RUN) {
-    try {
-      if (!engineReady) throw new Error("the engine was asked to run before loading");
-      const runJson = await engineReady;
-      postMessage({ type: MSG.RESULT, id: message.id, response: runJson(message.request) });
-    } catch (error) {
-      postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
-    }
-    // After the answer has gone: the copy takes tens of milliseconds.
-    const save = saveSnapshotAfterFirstRun;
-    saveSnapshotAfterFirstRun = null;
-    if (save) setTimeout(save, 0);
+    engineReady.catch(failed);
+  } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
+    // One at a time, in order: each run must be answered from the stores opened before it.
+    work = work.then(() => answer(message));
   }
 });

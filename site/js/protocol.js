@@ -10,14 +10,29 @@
 //                                                from the network, past every cache
 //   {type: "rw:boot"}                            start Python: sent once the page has set
 //                                                itself up (may come before or after load)
-//   {type: "rw:run", id: number, request: string} request = {"store":…,"policy":…} as JSON text
+//   {type: "rw:open", id: number, store: string} open a store (its JSON text) with
+//                                                engine.open_json; once accepted, it answers
+//                                                every later run. A refused store leaves the
+//                                                one opened before in force
+//   {type: "rw:run", id: number, policy: string} answer a policy (its JSON text) from the
+//                                                store in force, with Session.answer_json
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}
 //                                                versions actually loaded, and how Python started
-//   {type: "rw:result", id: number, response: string}   engine.run_json's answer, JSON text
+//   {type: "rw:result", id: number, response: string}
+//                                                the answer to open or run, JSON text. To open:
+//                                                OpenReply or ErrorResult (types.js); to run:
+//                                                SlimAnswer or ErrorResult (NoStore when no store
+//                                                was ever accepted)
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
-//   {type: "rw:run-error", id: number, error: {name: string, message: string}}   one run threw
+//   {type: "rw:run-error", id: number, error: {name: string, message: string}}
+//                                                an open or a run threw: the engine answers bad
+//                                                input with an error object, so this is a
+//                                                broken runtime
+//
+// The worker takes open and run requests one at a time, in the order sent, so every
+// answer comes from the last store accepted before it was asked.
 
 /**
  * @typedef {object} Runtime  absolute URLs, resolved by the page so any sub-path works
@@ -35,6 +50,7 @@
 export const MSG = Object.freeze({
   LOAD: "rw:load",
   BOOT: "rw:boot",
+  OPEN: "rw:open",
   RUN: "rw:run",
   PROGRESS: "rw:progress",
   READY: "rw:ready",

@@ -1,0 +1,82 @@
+// answer.js: the slim answer merged with the open store is CPython's full result, key
+// for key and in the same key order (the page, its tests and exported notes read it).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { fullResult } from "../../site/js/answer.js";
+
+const ROOT = new URL("../../", import.meta.url);
+const RECORD_KEYS = ["id", "tenant", "store", "session", "age_hours", "key", "text", "words", "cosine", "recency", "score",
+  "outcome", "stage", "reason", "rank", "terms"];
+const RESULT_KEYS = ["engine_version", "policy", "question", "records", "ranked", "selected", "words_used", "budget_words",
+  "counts", "coverage"];
+
+/**
+ * For each policy: the engine's open reply, slim answer and full result (run_json), all
+ * from CPython (the engine is standard library only, so any Python 3.11+ runs it).
+ * @param {string} storeFile @param {object[]} policies
+ */
+function fromCPython(storeFile, policies) {
+  const python = existsSync(new URL(".venv/bin/python", ROOT)) ? ".venv/bin/python" : "python3";
+  const script = `
+import json, sys
+import engine
+store_text, policies = json.load(sys.stdin)
+opening = engine.open_json(store_text)
+out = []
+for policy in policies:
+    policy_text = json.dumps(policy)
+    request = '{"store":' + store_text + ',"policy":' + policy_text + '}'
+    out.append([opening.session.answer_json(policy_text), engine.run_json(request)])
+print(json.dumps([opening.reply, out]))
+`;
+  const storeText = readFileSync(new URL(storeFile, ROOT), "utf8");
+  const input = JSON.stringify([storeText, policies]);
+  const [reply, pairs] = JSON.parse(execFileSync(python, ["-c", script], { cwd: ROOT, input, encoding: "utf8" }));
+  return { store: JSON.parse(storeText), reply: JSON.parse(reply), pairs: pairs.map((p) => p.map((t) => JSON.parse(t))) };
+}
+
+/** Every object's keys, recursively, in order: deepEqual ignores key order, the page's renderers and the comparator do not. */
+function keyOrder(/** @type {any} */ value) {
+  if (Array.isArray(value)) return value.map(keyOrder);
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => [k, keyOrder(v)]);
+  return null;
+}
+
+const POLICIES = [
+  {},
+  { question: "timeout-incident", budget_words: 9 },
+  { question: "timeout-incident", tenant: "team-b", store: "all", previous_sessions: true, latest_per_key: false,
+    recency_weight: 0.35, budget_words: 80, max_records: 6 },
+  { store: "semantic", max_age_hours: 12, budget_words: 0 },
+];
+
+for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) {
+  test(`slim answer + ${storeFile} = CPython's full result, keys in the same order`, () => {
+    const { store, reply, pairs } = fromCPython(storeFile, storeFile.endsWith("/store.json") ? POLICIES : [{}]);
+    assert.equal(reply.records, store.records.length);
+    for (const [slim, full] of pairs) {
+      assert.ok(!("text" in slim.records[0]), "the slim answer does not repeat the record texts");
+      const merged = fullResult({ records: store.records, words: reply.words }, slim);
+      assert.deepEqual(merged, full);
+      assert.deepEqual(keyOrder(merged), keyOrder(full));
+      assert.deepEqual(Object.keys(merged), RESULT_KEYS);
+      for (const record of /** @type {any} */ (merged).records) assert.deepEqual(Object.keys(record), RECORD_KEYS);
+    }
+  });
+}
+
+test("an error answer passes through unchanged", () => {
+  const refusal = { error: { name: "InvalidPolicy", message: "policy.budget_words: must be at most 500", problems: [] } };
+  assert.equal(fullResult({ records: [], words: [] }, refusal), refusal);
+});
+
+test("an answer from another store than the page's is reported, not merged", () => {
+  const slim = /** @type {any} */ ({ records: [{ id: "M1" }, { id: "M2" }] });
+  const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4] };
+  assert.match(/** @type {any} */ (fullResult(store, slim)).error.message, /record 1 is M2 in the answer, X2 in the store/);
+  const shorter = fullResult({ records: [{ id: "M1" }], words: [3] }, slim);
+  assert.match(/** @type {any} */ (shorter).error.message, /2 records answered for a store of 1/);
+});
