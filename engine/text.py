@@ -7,6 +7,7 @@ engine's vocabulary is the one ``TfidfVectorizer`` would build.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 # scikit-learn's default token_pattern: runs of two or more word characters.
 # Python's ``re`` is Unicode-aware by default, which is what ``(?u)`` asks for.
@@ -32,6 +33,16 @@ def tokenize(text: str) -> list[str]:
     """Return the text's index terms in order: lowercased tokens minus stop words."""
     stop = STOP_WORDS  # a local name: this runs for every record of a store
     return [token for token in TOKEN_PATTERN.findall(text.lower()) if token not in stop]
+
+
+def term_counts(text: str) -> Counter[str]:
+    """How often each index term occurs in the text (``Counter(tokenize(text))``)."""
+    counts = Counter(TOKEN_PATTERN.findall(text.lower()))
+    # Stop words are removed from the few distinct words rather than from every token:
+    # this runs for every record when a store is opened.
+    for word in STOP_WORDS.intersection(counts):
+        del counts[word]
+    return counts
 
 
 def word_count(text: str) -> int:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model import TermPart
-from .text import tokenize
+from .text import term_counts, tokenize
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) 
 
 def build_index(texts: tuple[str, ...]) -> Index:
     """Fit the vocabulary and idf on every record text."""
-    token_counts = [Counter(tokenize(text)) for text in texts]
+    token_counts = [term_counts(text) for text in texts]
     document_frequency: Counter[str] = Counter()
     for counts in token_counts:
         document_frequency.update(counts.keys())
@@ -132,10 +132,15 @@ class QuestionScores:
 def score_question(index: Index, text: str) -> QuestionScores:
     """Score a question against every record (a Session keeps the result per question)."""
     query, dropped = query_vector(index, text)
-    parts = tuple(tuple(cosine_parts(index, document, query)) for document in index.documents)
+    terms = query.counts.keys()
+    # Most records share no term with a question: they are told apart by one set test.
+    parts = tuple(
+        () if terms.isdisjoint(document.counts) else tuple(cosine_parts(index, document, query))
+        for document in index.documents
+    )
     return QuestionScores(
-        terms=tuple(sorted(query.counts)),
+        terms=tuple(sorted(terms)),
         dropped=tuple(dropped),
         parts=parts,
-        cosines=tuple(cosine(list(p)) for p in parts),
+        cosines=tuple(cosine(list(p)) if p else 0.0 for p in parts),
     )
