@@ -1,10 +1,8 @@
 // The first frames of a fresh visit, drawn in three steps: the header, then the
-// experiment's controls and playback, then everything else. A cold renderer's first
-// frame used to lay out all of it at once (30-40 ms of CPU, 50-130 ms of wall time on
-// the 2-core benchmark machine: a long task in most first visits). Split in three, each
-// took 8-20 ms of CPU (traced), and bench/first_visit.py saw no long task in most first
-// visits. Each step only adds content below what is already drawn, so nothing on screen
-// moves; the whole page is drawn about two frames (some 33 ms) later than it was.
+// experiment's controls and playback, then everything else. Laid out in one frame, a cold
+// renderer's first frame is a long task on a slow machine; in three, none is. Each step
+// only adds content below what is already drawn, so nothing on screen moves; the whole
+// page is drawn about two frames later.
 //
 // Not a module: it runs inline in <head>, before the body is parsed and before any frame
 // (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
@@ -19,9 +17,9 @@
   // requestAnimationFrame runs at the start of a frame, before its style and layout, and
   // the parser never runs inside a frame: what is parsed then is what the frame draws.
   // A step lasts until a frame has drawn its content whole. The parser can yield before
-  // the body (traced: a fresh visit's first frame held the <head> alone), and a step
-  // taken on such a frame left the header to share the next frame with the controls,
-  // a 50-65 ms task.
+  // the body (a fresh visit's first frame may hold the <head> alone), and a step taken
+  // on such a frame would leave the header to share the next frame with the controls,
+  // one long task again.
   /** @param {string} step @param {string} end  matches once the step's content is parsed @param {() => void} next */
   const stay = (step, end, next) => {
     const frame = () => {

@@ -1,7 +1,7 @@
 // Zstandard decoding in a stream, for the two large runtime files (Python's WebAssembly
-// module and the standard library). GitHub Pages compresses them with gzip at best;
-// zstd at level 19 is 930 KB smaller for the two (4.65 -> 3.72 MB), which a learner on
-// a slow link waits for before Python can start. No browser decodes zstd by itself, so
+// module and the standard library). GitHub Pages compresses them with gzip at best, and
+// zstd at level 19 is much smaller, which a learner on a slow link waits for before
+// Python can start. No browser decodes zstd by itself, so
 // this drives the zstd library's own streaming decoder, compiled to WebAssembly (the
 // npm package zstddec; build.py copies out its binary), chunk by chunk as the download
 // arrives: the output streams on into WebAssembly's streaming compile, so compiling still
