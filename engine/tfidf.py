@@ -52,7 +52,10 @@ class Vector:
 
 @dataclass(frozen=True)
 class Index:
+    """The store's vocabulary: each term's document frequency and idf, each record's vector."""
+
     n_documents: int
+    document_frequency: dict[str, int]
     idf: dict[str, float]
     documents: tuple[Vector, ...]
 
@@ -80,8 +83,9 @@ def build_index(texts: tuple[str, ...]) -> Index:
     for counts in token_counts:
         document_frequency.update(counts.keys())
     n = len(texts)
-    idf = {term: smoothed_idf(n, df) for term, df in sorted(document_frequency.items())}
-    return Index(n, idf, tuple(_vector(counts, idf) for counts in token_counts))
+    frequencies = dict(sorted(document_frequency.items()))
+    idf = {term: smoothed_idf(n, df) for term, df in frequencies.items()}
+    return Index(n, frequencies, idf, tuple(_vector(counts, idf) for counts in token_counts))
 
 
 def query_vector(index: Index, text: str) -> tuple[Vector, list[str]]:

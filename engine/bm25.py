@@ -1,0 +1,99 @@
+"""BM25, as Lucene scores it, over the same terms as the TF-IDF cosine.
+
+For a store of ``N`` records, a term found in ``n`` of them, a record of ``len`` terms
+(tokens after stop words) and the store's mean record length ``avg_len``::
+
+    idf(t)        = ln(1 + (N - n + 0.5) / (n + 0.5))
+    length factor = 1 - b + b * len / avg_len
+    part(t, d)    = q(t) * idf(t) * tf / (tf + k1 * length factor)
+    bm25(d)       = sum of the parts over the question's terms
+
+with ``tf`` the term's count in the record and ``q(t)`` its count in the question (a
+term asked twice counts twice). Unlike the textbook Robertson form this has no
+``(k1 + 1)`` numerator, as in Lucene since version 8 (it scales every score alike,
+so rankings do not change); the idf's ``1 +`` keeps it positive for a term found in
+most records. Terms found in no record are dropped, as for the cosine, and a record
+sharing no term with the question scores 0. Sums use ``math.fsum`` over terms in
+sorted order, so CPython and Pyodide give the same bits.
+
+BM25 has no upper bound, so a score is blended with recency as its share of the
+store's highest BM25 for the question (relative-score fusion), which lies in [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import TypedDict
+
+from .text import tokenize
+from .tfidf import Index
+
+DEFAULT_K1 = 1.2
+DEFAULT_B = 0.75
+
+
+class BM25Part(TypedDict):
+    """One shared term's share of a record's BM25; the parts of a record add up to it."""
+
+    term: str
+    record_count: int
+    query_count: int
+    idf: float
+    length_factor: float
+    contribution: float
+
+
+@dataclass(frozen=True)
+class BM25Scores:
+    """A question against every record: each record's parts, its BM25 and its share of the best."""
+
+    parts: tuple[tuple[BM25Part, ...], ...]
+    scores: tuple[float, ...]
+    relative: tuple[float, ...]
+
+
+def lucene_idf(n_documents: int, document_frequency: int) -> float:
+    return math.log(1.0 + (n_documents - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+def record_lengths(index: Index) -> tuple[int, ...]:
+    """Each record's length in index terms (stop words removed), BM25's ``len``."""
+    return tuple(sum(document.counts.values()) for document in index.documents)
+
+
+def score_question_bm25(
+    index: Index, lengths: tuple[int, ...], text: str, *, k1: float = DEFAULT_K1, b: float = DEFAULT_B
+) -> BM25Scores:
+    """Score a question against every record with BM25."""
+    asked = Counter(token for token in tokenize(text) if token in index.idf)
+    terms = sorted(asked)
+    idf = {term: lucene_idf(index.n_documents, index.document_frequency[term]) for term in terms}
+    average = math.fsum(lengths) / len(lengths) if lengths else 0.0
+    parts: list[tuple[BM25Part, ...]] = []
+    for document, length in zip(index.documents, lengths, strict=True):
+        shared = [term for term in terms if term in document.counts]
+        if not shared:
+            parts.append(())
+            continue
+        # average > 0 here: this record holds at least one term.
+        factor = 1.0 - b + b * length / average
+        record_parts: list[BM25Part] = []
+        for term in shared:
+            tf = document.counts[term]
+            record_parts.append(
+                {
+                    "term": term,
+                    "record_count": tf,
+                    "query_count": asked[term],
+                    "idf": idf[term],
+                    "length_factor": factor,
+                    "contribution": asked[term] * idf[term] * tf / (tf + k1 * factor),
+                }
+            )
+        parts.append(tuple(record_parts))
+    scores = tuple(math.fsum(part["contribution"] for part in record) for record in parts)
+    best = max(scores, default=0.0)
+    relative = tuple(score / best if best > 0.0 else 0.0 for score in scores)
+    return BM25Scores(tuple(parts), scores, relative)

@@ -1,0 +1,87 @@
+"""BM25 as Lucene scores it: equal to an independent implementation (bm25s, method
+"lucene", given the engine's own token lists) and one record's numbers by hand."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import bm25s
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.bm25 import lucene_idf, record_lengths, score_question_bm25
+from engine.tfidf import build_index
+from tests.conftest import FIXTURES, load_json
+
+WORDS = ["deployment", "region", "timeout", "checkout", "roll", "release", "mumbai", "the", "not", "frankfurt", "pay"]
+
+
+def oracle(texts: list[str], question: str, k1: float, b: float) -> Any:
+    """bm25s's Lucene BM25 over exactly the engine's tokens; the question keeps its repeats."""
+    corpus = [engine.tokenize(text) for text in texts]
+    if not any(corpus):  # no record holds a term: bm25s refuses an empty vocabulary
+        return np.zeros(len(texts))
+    retriever = bm25s.BM25(method="lucene", k1=k1, b=b)
+    vocabulary = sorted({token for tokens in corpus for token in tokens})
+    ids = {token: i for i, token in enumerate(vocabulary)}
+    tokenized = bm25s.tokenization.Tokenized(ids=[[ids[t] for t in tokens] for tokens in corpus], vocab=ids)
+    retriever.index(tokenized, show_progress=False)
+    asked = [ids[token] for token in engine.tokenize(question) if token in ids]
+    return retriever.get_scores(asked) if asked else np.zeros(len(texts))
+
+
+def engine_scores(texts: list[str], question: str, k1: float, b: float) -> tuple[float, ...]:
+    index = build_index(tuple(texts))
+    return score_question_bm25(index, record_lengths(index), question, k1=k1, b=b).scores
+
+
+@pytest.mark.parametrize("k1, b", [(1.2, 0.75), (0.0, 0.0), (3.0, 1.0), (0.5, 0.3)])
+def test_fixture_stores_agree_with_bm25s(k1: float, b: float) -> None:
+    """Every question of both fixture stores, every record, within float32 precision."""
+    for name in ("store.json", "support-store.json"):
+        store = load_json(FIXTURES / name)
+        texts = [r["text"] for r in store["records"]]
+        for question in store["questions"]:
+            got = engine_scores(texts, question["text"], k1, b)
+            want = oracle(texts, question["text"], k1, b)
+            assert np.allclose(got, want, rtol=1e-6, atol=1e-6), (name, question["id"])
+
+
+# bm25s divides 0 by 0 for a record of stop words alone at k1 = b = 0, in entries no
+# question reads.
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    texts=st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join), min_size=1, max_size=12),
+    question=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join),
+    k1=st.floats(0, 3),
+    b=st.floats(0, 1),
+)
+def test_generated_stores_agree_with_bm25s(texts: list[str], question: str, k1: float, b: float) -> None:
+    got = engine_scores(texts, question, k1, b)
+    want = oracle(texts, question, k1, b)
+    assert np.allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_one_record_by_hand() -> None:
+    """Three records, "region" asked twice: each factor of the one shared term, written out."""
+    texts = ("deploy region region mumbai", "region", "timeout checkout")
+    index = build_index(texts)
+    lengths = record_lengths(index)
+    assert lengths == (4, 1, 2)
+    result = score_question_bm25(index, lengths, "region? the region", k1=1.2, b=0.75)
+    (part,) = result.parts[0]
+    idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))  # N = 3 records, n = 2 hold "region"
+    factor = 1 - 0.75 + 0.75 * 4 / (7 / 3)  # len 4, mean length 7/3
+    assert part["term"] == "region" and part["record_count"] == 2 and part["query_count"] == 2
+    assert part["idf"] == pytest.approx(idf) == lucene_idf(3, 2)
+    assert part["length_factor"] == pytest.approx(factor)
+    assert part["contribution"] == pytest.approx(2 * idf * 2 / (2 + 1.2 * factor))
+    assert result.scores[0] == pytest.approx(0.4892, abs=1e-4)  # 2 · 0.470 · 2 / (2 + 1.2 · 1.536)
+    assert result.scores[2] == 0.0 and result.parts[2] == ()
+    best = max(result.scores)
+    assert result.relative == tuple(score / best for score in result.scores)
