@@ -319,9 +319,9 @@ function applyPolicy(state, policy, at, effects) {
 }
 
 /**
- * Write the current policy into the address. history.replaceState costs the main thread
- * a millisecond or more, and an answer arriving meanwhile waits behind it; so after a
- * control change it runs once the answer is shown, not before.
+ * Write the current policy into the address. history.replaceState holds the main thread
+ * long enough for an answer arriving meanwhile to wait behind it; so after a control
+ * change it runs once the answer is shown, not before.
  * @param {State} state @param {Effect[]} effects
  */
 function writeAddress(state, effects) {

@@ -1,12 +1,11 @@
 // Expand experiment: full screen on the experiment section, following the browser's
 // own state (Escape), and explaining itself where full screen is not allowed.
 
-/**
- * @param {HTMLElement} experiment  the element to show full screen
- * @param {HTMLElement} button      "Expand experiment" / "Exit full screen"
- * @param {HTMLElement} note        where the reason is shown when it cannot work
- */
-export function setUpFullscreen(experiment, button, note) {
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId }) {
+  const experiment = byId("experiment");
+  const button = byId("fullscreen");
+  const note = byId("fullscreen-note");
   if (!document.fullscreenEnabled) {
     // An iframe without allow="fullscreen", or a browser that refuses it.
     button.setAttribute("aria-disabled", "true");
@@ -30,4 +29,5 @@ export function setUpFullscreen(experiment, button, note) {
   document.addEventListener("fullscreenchange", () => {
     button.textContent = document.fullscreenElement ? "Exit full screen" : "Expand experiment";
   });
+  return {};
 }

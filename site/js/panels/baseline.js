@@ -1,0 +1,31 @@
+// Capture baseline: keep the current settings and outcomes, then compare every later
+// result with them. The baseline is saved with the notebook.
+
+import { compare, snapshot } from "../observations.js";
+import { renderComparison } from "../render.js";
+import { place, setHidden, setText } from "../view.js";
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, dispatch, state }) {
+  const capture = byId("baseline-capture");
+  const clear = byId("baseline-clear");
+  const show = () => {
+    const { notebook, shown } = state();
+    setText(capture, notebook.baseline ? "Replace baseline" : "Capture baseline");
+    setHidden(clear, !notebook.baseline);
+    if (!notebook.baseline) {
+      place("baseline-comparison", "");
+      return;
+    }
+    const before = /** @type {import("../observations.js").Snapshot} */ (notebook.baseline);
+    const after = snapshot(shown);
+    place("baseline-comparison", renderComparison(before, after, compare(before, after)));
+  };
+  capture.addEventListener("click", () => dispatch({ type: "baseline-captured" }));
+  clear.addEventListener("click", () => {
+    dispatch({ type: "baseline-cleared" });
+    capture.focus();
+  });
+  show();
+  return { "show-baseline": show };
+}

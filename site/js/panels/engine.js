@@ -1,0 +1,33 @@
+// Python's side of the page: the status line and Retry, the requests the core asks for
+// (opening the active store, running a policy), the timer of a late answer's pending
+// mark, the User Timing marks read by bench/ scripts, and offline use, which waits for
+// the runtime.
+
+import { announceNewVersion, registerOffline } from "../offline.js";
+import { showStatus } from "../view.js";
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, dispatch, state, engine, boot }) {
+  const showOfflineStatus = (/** @type {string} */ message) => {
+    byId("offline-status").textContent = message;
+  };
+  byId("engine-retry").addEventListener("click", () => engine.retry());
+  announceNewVersion(boot.buildId, showOfflineStatus);
+  return {
+    "show-status": ({ status }) => showStatus(status),
+    // A refused open leaves the store before in force, and a failed Python already says
+    // so in the status line; a learner's file is opened (and checked) by store-opening.js.
+    "open-store": () => engine.openStore(JSON.stringify(state().store)).catch(() => {}),
+    request: ({ seq, policy }) => {
+      const askedAt = performance.now();
+      engine.run(policy).then(
+        (answer) => dispatch({ type: "answer", seq, answer, askedAt }),
+        () => dispatch({ type: "request-failed", seq }),
+      );
+    },
+    "pending-timer": ({ seq, ms }) => window.setTimeout(() => dispatch({ type: "pending-due", seq }), ms),
+    mark: ({ name }) => performance.mark(name),
+    measure: ({ start }) => performance.measure("rw:update", { start }),
+    "register-offline": () => registerOffline(showOfflineStatus),
+  };
+}

@@ -1,0 +1,61 @@
+// The notebook: typed notes and added observations, saved in this browser on every
+// change, exported as Markdown. Where storage is blocked or full the notes live in this
+// tab, and saved notes that could not be read are kept and exported, never dropped.
+
+import { observation } from "../observations.js";
+import { discardRecovered, download, exportMarkdown, saveNotebook } from "../notes.js";
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, dispatch, state, link }) {
+  const area = /** @type {HTMLTextAreaElement} */ (byId("notebook"));
+  const status = byId("notes-status");
+
+  const showStorageWarning = () => {
+    const { storage, recovered } = state();
+    const warning = byId("storage-warning");
+    const messages = [];
+    if (storage === "blocked") {
+      messages.push("This browser does not let the page save notes here, so your notes live only in this tab. Use Export notes to keep them.");
+    } else if (storage === "full") {
+      messages.push("Browser storage is full, so your latest notes live only in this tab. Use Export notes to keep them.");
+    }
+    if (recovered) messages.push("Saved notes from an earlier visit could not be read. They are kept, and Export notes includes them.");
+    warning.textContent = messages.join(" ");
+    warning.hidden = messages.length === 0;
+    if (!recovered) return;
+    const discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "small";
+    discard.textContent = "Discard the unreadable notes";
+    discard.addEventListener("click", () => {
+      discardRecovered();
+      dispatch({ type: "recovered-discarded" });
+    });
+    warning.append(" ", discard);
+  };
+
+  area.value = state().notebook.text;
+  area.addEventListener("input", () => dispatch({ type: "notes-typed", text: area.value }));
+  byId("add-observation").addEventListener("click", () => {
+    const entry = observation(state().shown, link(), new Date());
+    dispatch({ type: "observation-added", entry, text: area.value });
+    status.textContent = `Observation added: tray ${entry.tray.map((t) => t.id).join(", ") || "empty"}.`;
+  });
+  byId("export-notes").addEventListener("click", () => {
+    const { notebook, store, recovered, fields, policy } = state();
+    const when = new Date();
+    const settings = fields.map((f) => ({ name: f.name, label: f.label, value: policy[f.name] }));
+    const text = exportMarkdown(notebook, { title: store.title, when, link: link(), recovered, settings });
+    const stamp = when.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+    download(`retrieval-workbench-notes-${stamp}.md`, text);
+    status.textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
+  });
+  showStorageWarning();
+  return {
+    "show-notebook": () => {
+      area.value = state().notebook.text;
+    },
+    "save-notes": () => dispatch({ type: "notes-saved", outcome: saveNotebook(state().notebook) }),
+    "show-storage-warning": showStorageWarning,
+  };
+}

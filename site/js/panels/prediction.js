@@ -1,0 +1,39 @@
+// Predict the tray: the learner marks the records they expect to be selected. Guesses
+// stay open before stage 4; at stage 4 they are locked and checked.
+
+import { html } from "../html.js";
+import { checkPrediction } from "../observations.js";
+import { renderVerdict } from "../render.js";
+import { place, setDisabled, showPredictionChoices } from "../view.js";
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, dispatch, state, player }) {
+  const choices = /** @type {HTMLFieldSetElement} */ (byId("prediction-choices"));
+  const predicted = () =>
+    [...choices.querySelectorAll('input[name="predict"]:checked')].map((input) => /** @type {HTMLInputElement} */ (input).value);
+
+  choices.addEventListener("change", () => dispatch({ type: "prediction-changed" }));
+  byId("prediction-clear").addEventListener("click", () => {
+    for (const input of choices.querySelectorAll('input[name="predict"]')) /** @type {HTMLInputElement} */ (input).checked = false;
+    dispatch({ type: "prediction-cleared" });
+  });
+  return {
+    "show-prediction": () => {
+      const { predictionMade, shown } = state();
+      const final = player.stage === 4;
+      setDisabled(choices, final);
+      if (!final) {
+        place("prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
+      } else if (predictionMade) {
+        place("prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
+      } else {
+        place("prediction-verdict", html`To predict, press Restart inspection, mark the records you expect, then Play.`);
+      }
+    },
+    // One box per record on the current page; turning pages keeps what was marked.
+    "show-prediction-choices": ({ keep }) => {
+      const { store, page } = state();
+      showPredictionChoices(store.records, page, new Set(keep ? predicted() : []));
+    },
+  };
+}

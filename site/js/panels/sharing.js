@@ -1,0 +1,89 @@
+// The address and the share panel: the address follows the configuration shown, keeping
+// the instructor's options from the link (hidden controls and explanations, a stage,
+// embedding); the panel writes a link and an iframe snippet for chosen options.
+
+import { iframeSnippet, shareParams } from "../share.js";
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, state, link }) {
+  const panel = /** @type {HTMLDetailsElement} */ (byId("share"));
+  const shareLink = /** @type {HTMLInputElement} */ (byId("share-link"));
+  const snippet = /** @type {HTMLTextAreaElement} */ (byId("embed-snippet"));
+
+  /** The options an instructor chose in the share panel. @returns {import("../share.js").ShareOptions} */
+  const panelOptions = () => {
+    const stage = /** @type {HTMLSelectElement} */ (byId("share-stage")).value;
+    return {
+      stage: stage ? Number(stage) : null,
+      hide: [...document.querySelectorAll('input[name="share-hide"]:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value),
+      hideExplanations: /** @type {HTMLInputElement} */ (byId("share-explain")).checked,
+      embed: false,
+    };
+  };
+  const refresh = () => {
+    // Written only while the panel is open (and when it opens): setting a text field's
+    // value makes Chromium lay the page out, on every control change otherwise.
+    if (!panel.open) return;
+    const options = panelOptions();
+    shareLink.value = link(shareParams(options));
+    snippet.value = iframeSnippet(link(shareParams({ ...options, embed: true })), `Retrieval Workbench: ${state().store.title}`);
+  };
+
+  const { sharing } = state();
+  for (const name of sharing.hide) {
+    const element = /** @type {HTMLFormElement} */ (byId("policy-form")).elements.namedItem(name);
+    (element instanceof HTMLElement ? element.closest(".control") : null)?.setAttribute("hidden", "");
+  }
+  byId("explanations").hidden = sharing.hideExplanations;
+  panel.addEventListener("change", refresh);
+  panel.addEventListener("toggle", refresh);
+  byId("copy-link").addEventListener("click", () => copyLink(link(), byId("copy-link-status")));
+  byId("copy-share-link").addEventListener("click", () => copyText(shareLink.value, byId("share-status"), "Share link copied."));
+  byId("copy-embed").addEventListener("click", () => {
+    snippet.select();
+    copyText(snippet.value, byId("share-status"), "Embed code copied.");
+  });
+  refresh();
+  if (sharing.embed) embed();
+  return {
+    // The core asks for this once the answer is shown (or at once, when no answer can
+    // come soon): history.replaceState would otherwise delay the answer (page-core.js).
+    "write-address": () => history.replaceState(history.state, "", link(shareParams(state().sharing))),
+    "refresh-share": refresh,
+  };
+}
+
+/** A compact layout; inside a frame, the host page learns our height so it can size the iframe without a scrollbar. */
+function embed() {
+  document.documentElement.dataset.embed = "1";
+  if (window.parent === window) return;
+  const last = { height: 0 };
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.scrollHeight);
+    if (height === last.height) return;
+    last.height = height;
+    window.parent.postMessage({ type: "retrieval-workbench:resize", height }, "*");
+  }).observe(document.body);
+}
+
+/** @param {string} text @param {HTMLElement} status */
+async function copyLink(text, status) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = "Link copied: it opens this exact configuration.";
+  } catch {
+    // Clipboard access can be refused (an iframe without permission, an old browser):
+    // show the link so it can be copied by hand.
+    status.textContent = `Copy this link: ${text}`;
+  }
+}
+
+/** Copy text, or leave it selected with a hint where the clipboard is refused. @param {string} text @param {HTMLElement} status @param {string} done */
+async function copyText(text, status, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = done;
+  } catch {
+    status.textContent = "The browser refused clipboard access here: select the text and copy it yourself.";
+  }
+}
