@@ -1,7 +1,7 @@
 """Benchmark: a learner's first and repeat visit, the Workbench page against stock Pyodide.
 
 Two pages, side by side, built into one temporary folder and served by
-bench/pages_server.py the way GitHub Pages serves them (gzip for text and
+harness/servers.py's PagesServer the way GitHub Pages serves them (gzip for text and
 WebAssembly, Cache-Control: max-age=600, ETag/Last-Modified answered with 304):
 
 * workbench/: the site as build.py builds it: prerendered table, trimmed bytecode
@@ -25,9 +25,9 @@ new browser draws a page of text from another origin (a data: URL: nothing of ei
 page is cached) and is left WARM_UP_S to settle; the visit still gets a new renderer
 process. Navigating the instant Chromium has launched instead adds the browser's own
 start-up to the first visit: its font service is still cold (every font look-up the
-page's first frame makes waits on it) and its start-up tasks compete with the page's:
-measured, the workbench's first frames and the tasks around them took 50-190 ms more
-often than not. --cold-browser measures that way, for comparison.
+page's first frame makes waits on it) and its start-up tasks compete with the page's,
+lengthening the workbench's first frames and the tasks around them. --cold-browser
+measures that way, for comparison.
 
 Each page is visited on an unthrottled connection and on one throttled to 20 Mbit/s
 down and up with 40 ms latency, through CDP Network.emulateNetworkConditions on the
@@ -64,7 +64,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -77,8 +76,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
 from bench.page_load import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LONG_TASK_MS,
     TARGET_TABLE_MS,
     VIEWPORT,
@@ -88,7 +85,8 @@ from bench.page_load import (
     spread,
     wait_loaded,
 )
-from bench.pages_server import PagesServer, Served
+from harness.browser import chromium_executable, launch_persistent
+from harness.servers import PagesServer, Served
 
 PAGES = ("workbench", "stock")
 STOCK_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -190,24 +188,10 @@ def build_pages(root: Path) -> None:
 
 
 @contextmanager
-def pages_server(root: Path) -> Iterator[PagesServer]:
-    server = PagesServer(root)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@contextmanager
 def fresh_profile(playwright: Playwright) -> Iterator[BrowserContext]:
     """A new Chromium with an empty profile of its own, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=VIEWPORT
-        )
+        context = launch_persistent(playwright, profile, viewport=VIEWPORT)
         try:
             yield context
         finally:
@@ -337,7 +321,9 @@ def check(target: str, condition: str, visit: str, values: list[float], limit: f
 
 
 def chromium_version() -> str:
-    return subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [chromium_executable(), "--version"], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -354,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch, sync_playwright() as playwright:
         root = Path(scratch)
         build_pages(root)
-        with pages_server(root) as server:
+        with PagesServer(root) as server:
             for i in range(args.runs):
                 run: dict[str, Any] = {}
                 # Alternate which page goes first, so neither always gets the quieter machine.
@@ -379,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         "first_visit_from": "a just-launched browser"
         if args.cold_browser
         else f"a running browser ({WARM_UP_S} s after drawing another page)",
-        "server": "bench/pages_server.py: gzip (text, JSON, SVG, wasm; not zip/whl), max-age=600, ETag/Last-Modified → 304",
+        "server": "harness.servers.PagesServer: gzip (text, JSON, SVG, wasm; not zip/whl), max-age=600, ETag/Last-Modified → 304",
         "conditions": {name: network or "no emulation" for name, network in CONDITIONS.items()},
         "runs": args.runs,
         "summary": summary,

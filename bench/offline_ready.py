@@ -24,7 +24,9 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import launch, served, wait_in_page
+from bench.page_load import wait_in_page
+from harness.browser import launch
+from harness.servers import StaticServer
 
 READY = "() => performance.getEntriesByName('rw:engine-ready')[0].startTime"
 
@@ -56,15 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         out = Path(scratch) / "dist"
         build.build(out=out, quiet=True)
-        with served(out) as url:
+        with StaticServer(out) as server:
             browser = launch(playwright)
             for _ in range(args.runs):
                 context = browser.new_context()
                 page = context.new_page()
-                first = visit(page, url)
+                first = visit(page, server.url)
                 page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
                 page = context.new_page()
-                repeat = visit(page, url)
+                repeat = visit(page, server.url)
                 context.set_offline(True)
                 offline = visit(page, None)
                 context.close()

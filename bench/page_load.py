@@ -57,27 +57,17 @@ import json
 import statistics
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, Playwright, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
+from harness.browser import launch
+from harness.servers import StaticServer
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
 READY_TIMEOUT_MS = 120_000
 LONG_TASK_MS = 50
@@ -146,8 +136,8 @@ NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout
 # Waiting for an update without disturbing it: armed before the change, a
 # MutationObserver inside the page resolves once #experiment shows the new budget, so
 # nothing runs on the page while the worker computes. Playwright's expect() polls the
-# page every frame instead; with a 1,000-record store that delayed the worker's answer
-# reaching the page by 50-70 ms (measured), a cost of the harness, not of the page.
+# page every frame instead, and its polling delays the worker's answer reaching the
+# page: a cost of the harness that would be counted as the page's.
 ARM_SHOWN = """(value) => {
   const experiment = document.getElementById("experiment");
   const shows = () => new RegExp(`(^|&)budget_words=${value}(&|$)`).test(experiment.dataset.shownPolicy ?? "");
@@ -177,17 +167,12 @@ def init_script(rows: int = STORE_RECORDS) -> str:
     return INIT_SCRIPT % {"rows": rows}
 
 
-def launch(playwright: Playwright) -> Browser:
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-
 # Waiting for the load without disturbing it. Playwright's wait_for_function and expect()
 # first inject Playwright's own selector engine into the page, and page.evaluate its
-# smaller utility script: evaluating them took 13-87 ms and 3-17 ms of the page's main
-# thread here (traced), usually while Python boots, and the page's long-task observer
-# counted that as the page's own. This waits inside the page through the DevTools
-# protocol itself (Runtime.evaluate of a promise), checking every 50 ms: a task of
-# microseconds, and no script but this one.
+# smaller utility script: evaluating them takes the page's main thread, usually while
+# Python boots, and the page's long-task observer would count that as the page's own.
+# This waits inside the page through the DevTools protocol itself (Runtime.evaluate of a
+# promise), checking every 50 ms: a task of microseconds, and no script but this one.
 WAIT_IN_PAGE = """((timeout) => new Promise((done, fail) => {
   const until = performance.now() + timeout;
   const check = () => {
@@ -331,20 +316,6 @@ def with_target(values: list[float], target: float, label: str) -> dict[str, Any
     }
 
 
-@contextmanager
-def served(directory: Path) -> Iterator[str]:
-    """build.py's server on a free port, in a thread."""
-    server = build.make_server(directory, port=0)
-    server.verbose = False  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="fresh-context page loads (default 5)")
@@ -354,9 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         build.build(out=site, quiet=True)
         browser = launch(playwright)
         runs = []
-        with served(site) as url:
+        with StaticServer(site) as server:
             for i in range(args.runs):
-                runs.append(one_run(browser, url))
+                runs.append(one_run(browser, server.url))
                 print(f"run {i + 1}/{args.runs}: {json.dumps(runs[-1])}", file=sys.stderr)
         version = browser.version
         browser.close()

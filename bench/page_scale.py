@@ -1,7 +1,7 @@
 """Benchmark: the page with a large store opened in it.
 
 Builds the site, serves it locally, opens a synthetic store of N records (default
-1,000, about 20 words each: bench/engine_scale.py's generator) through the page's
+1,000, about 20 words each: harness/generate.py's synthetic_store) through the page's
 "Open a store file" control in headless Chromium, then changes "Context word budget"
 K times. Prints JSON: the time to open and validate the store, and the page's own
 rw:update measure (from the input event to every view updated, worker round trip
@@ -26,8 +26,10 @@ from playwright.sync_api import expect, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.engine_scale import synthetic_store
-from bench.page_load import change_budget, launch, p90, served
+from bench.page_load import change_budget, p90
+from harness.browser import launch
+from harness.generate import synthetic_store
+from harness.servers import StaticServer
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         out = Path(scratch) / "dist"
         build.build(out=out, quiet=True)
-        with served(out) as url:
+        with StaticServer(out) as server:
             browser = launch(playwright)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url)
+            page.goto(server.url)
             expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=60_000)
             started = time.perf_counter()
             page.locator("#store-file").set_input_files(

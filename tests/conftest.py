@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from harness import ROOT
+
 FIXTURES = ROOT / "fixtures"
 GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
 from tests.conftest import GOLDEN_FILES, assert_golden_case, load_json
 
 
@@ -89,59 +89,6 @@ def test_ties_break_on_cosine_then_store_order() -> None:
 
 
 # ------------------------------------------------------------------ invariants
-
-POLICIES = st.fixed_dictionaries(
-    {
-        "question": st.sampled_from(["deployment-region", "timeout-incident", "rollback-steps", "on-call-contact"]),
-        "tenant": st.sampled_from(["team-a", "team-b"]),
-        "store": st.sampled_from(list(engine.STORE_CHOICES)),
-        "previous_sessions": st.booleans(),
-        "max_age_hours": st.integers(0, 600),
-        "latest_per_key": st.booleans(),
-        "recency_weight": st.floats(0, 1),
-        "budget_words": st.integers(0, 80),
-        "max_records": st.integers(1, 6),
-    }
-)
-
-RECORD = st.fixed_dictionaries(
-    {
-        "tenant": st.sampled_from(["team-a", "team-b"]),
-        "store": st.sampled_from(["semantic", "episodic", "procedural", "working"]),
-        "session": st.sampled_from(["current", "previous"]),
-        "age_hours": st.integers(0, 500) | st.floats(0, 500),
-        "key": st.sampled_from([None, "k1", "k2"]),
-        "text": st.lists(
-            st.sampled_from(
-                [
-                    "deployment",
-                    "region",
-                    "timeout",
-                    "checkout",
-                    "roll",
-                    "release",
-                    "incident",
-                    "on-call",
-                    "payment",
-                    "the",
-                    "Mumbai",
-                ]
-            ),
-            min_size=1,
-            max_size=15,
-        ).map(" ".join),
-    }
-)
-
-
-def random_store(base: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
-    store = dict(base)
-    store["records"] = [{"id": f"R{i}", **record} for i, record in enumerate(records)]
-    store["questions"] = [{**q, "supporting": {}} for q in base["questions"]]
-    return store
-
-
-BASE_STORE = json.loads((Path(__file__).parent.parent / "fixtures" / "store.json").read_text())
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

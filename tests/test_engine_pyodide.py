@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from tests.compare import assert_same_result
+from harness.compare import assert_same_result
 from tests.conftest import FIXTURES, GOLDEN_FILES, ROOT, load_json
 
 

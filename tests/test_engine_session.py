@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.session import dumps
+from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
 from tests.conftest import FIXTURES, load_json
-from tests.test_engine_policies import BASE_STORE, POLICIES, RECORD, random_store
 
 SUPPORT_STORE = load_json(FIXTURES / "support-store.json")
 # What the page already holds for each record, so the slim answer leaves it out.

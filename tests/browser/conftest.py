@@ -1,16 +1,13 @@
 """Browser tier: Playwright for Python drives Debian's Chromium against the built site.
 
-Chromium is found, never downloaded. Any console error or uncaught exception on a
-page fails the test that produced it.
+Chromium is found, never downloaded (harness/browser.py). Any console error or uncaught
+exception on a page fails the test that produced it.
 """
 
 from __future__ import annotations
 
 import datetime
-import os
 import re
-import shutil
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,46 +16,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
-import build
+from harness.browser import ChromiumNotFound, launch
+from harness.servers import StaticServer
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 READY_TIMEOUT_MS = 60_000
 # The morning the page's clock is set to by tests that drive playback with Playwright's clock.
 CLOCK_START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
-
-
-def chromium_executable() -> str:
-    candidate = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(candidate).exists():
-        pytest.fail(
-            "Chromium was not found (looked at $CHROMIUM_PATH, `chromium` on PATH and /usr/bin/chromium).\n"
-            "Install Debian's build with `apt-get install chromium` (the README's test command does this); "
-            "`playwright install` cannot download browsers here.",
-            pytrace=False,
-        )
-    return candidate
-
-
-class StaticServer:
-    """build.py's own server in a thread, on a free port, optionally under a sub-path."""
-
-    def __init__(self, directory: Path, prefix: str = "/", host: str = "127.0.0.1") -> None:
-        self.server = build.make_server(directory, port=0, host=host, prefix=prefix)
-        self.server.verbose = False  # type: ignore[attr-defined]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-        self.url = f"http://{host}:{self.server.server_address[1]}{prefix}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture(scope="session")
@@ -76,7 +39,10 @@ def playwright_instance() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
-    browser = playwright_instance.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+    try:
+        browser = launch(playwright_instance)
+    except ChromiumNotFound as missing:  # its message alone says what to install
+        raise pytest.fail.Exception(str(missing), pytrace=False) from None
     yield browser
     browser.close()
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import (  # noqa: F401
-    CHROMIUM_ARGS,
+from tests.browser.conftest import (
     open_with_paused_clock,
     stage_is,
     tray_on_page,

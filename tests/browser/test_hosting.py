@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import build
-from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, tray_on_page, wait_ready
+from harness.servers import StaticServer
+from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
 from tests.browser.test_page import set_policy
 from tests.conftest import FIXTURES
 

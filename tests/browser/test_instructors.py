@@ -17,7 +17,8 @@ from playwright.sync_api import Browser, Page, expect
 
 import build
 import engine
-from tests.browser.conftest import READY_TIMEOUT_MS, StaticServer, rows_on_page, tray_on_page, wait_answered, wait_ready
+from harness.servers import StaticServer
+from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, tray_on_page, wait_answered, wait_ready
 from tests.browser.test_page import set_policy
 from tests.conftest import FIXTURES, load_json
 

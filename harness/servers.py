@@ -1,6 +1,8 @@
-"""A static server that answers the way GitHub Pages does, for the bench/ scripts.
+"""The local servers of the browser tests and the page benchmarks: build.py's own static
+server in a thread, optionally under a sub-path, and a server that answers the way GitHub
+Pages does (gzip, cache validators), logging every byte it sends.
 
-What it copies from GitHub Pages' response headers:
+What PagesServer copies from GitHub Pages' response headers:
 
 * ``Cache-Control: max-age=600`` on every file;
 * ``ETag`` and ``Last-Modified``, answering ``If-None-Match`` / ``If-Modified-Since``
@@ -12,15 +14,15 @@ What it copies from GitHub Pages' response headers:
   wheel) go out as they are, as ``application/zip`` does there: already deflated.
 
 What it does not copy: HTTP/2 (this is HTTP/1.1 with keep-alive), brotli, the CDN's
-own latency. Files are read and compressed once, when the server starts. Every response is logged (path, status, body and header bytes written)
-so a benchmark can count exactly what crossed the wire, worker requests included;
-anything the browser took from its cache never reaches the server and counts 0;
-wait_idle() tells when a page has stopped asking for anything.
+own latency. Files are read and compressed once, when the server starts. Every response
+is logged (path, status, body and header bytes written) so a benchmark can count exactly
+what crossed the wire, worker requests included; anything the browser took from its
+cache never reaches the server and counts 0; wait_idle() tells when a page has stopped
+asking for anything.
 
-    server = PagesServer(directory)          # port 0: a free port
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    ...
-    for entry in server.take_log(): ...
+    with PagesServer(directory) as server:   # port 0: a free port
+        ...
+        for entry in server.take_log(): ...
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ import email.utils
 import gzip
 import http.server
 import mimetypes
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -39,9 +40,29 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import build
 
-from build import StaticHandler
+
+class StaticServer:
+    """build.py's own server in a thread, on a free port, optionally under a sub-path."""
+
+    def __init__(self, directory: Path, prefix: str = "/", host: str = "127.0.0.1") -> None:
+        self.server = build.make_server(directory, port=0, host=host, prefix=prefix)
+        self.server.verbose = False  # type: ignore[attr-defined]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://{host}:{self.server.server_address[1]}{prefix}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def __enter__(self) -> StaticServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
 
 MAX_AGE_SECONDS = 600
 GZIP_LEVEL = 6  # what most CDNs use for on-the-fly compression
@@ -163,7 +184,8 @@ class PagesHandler(http.server.BaseHTTPRequestHandler):
 
 
 class PagesServer(http.server.ThreadingHTTPServer):
-    """Serves ``directory`` like GitHub Pages; see the module docstring."""
+    """Serves ``directory`` like GitHub Pages (see the module docstring), in a thread of its
+    own while used as a context manager."""
 
     daemon_threads = True
 
@@ -175,13 +197,21 @@ class PagesServer(http.server.ThreadingHTTPServer):
         self._in_flight = 0
         self._last_activity = time.monotonic()
         # Read and compressed once, up front, as a CDN edge holds them: compressing the
-        # 9.6 MB WebAssembly file on the first request would otherwise be timed.
+        # large runtime files on the first request would otherwise be timed.
         self._files = {
             (path, accepts_gzip): _representation(path, accepts_gzip)
             for path in self.directory.rglob("*")
             if path.is_file()
             for accepts_gzip in (False, True)
         }
+
+    def __enter__(self) -> PagesServer:
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+        self.server_close()
 
     @property
     def url(self) -> str:
@@ -235,7 +265,7 @@ class PagesServer(http.server.ThreadingHTTPServer):
 def _representation(path: Path, accepts_gzip: bool) -> _Representation:
     stat = path.stat()
     content_type = (
-        StaticHandler.extensions_map.get(path.suffix)
+        build.StaticHandler.extensions_map.get(path.suffix)
         or mimetypes.guess_type(path.name)[0]
         or "application/octet-stream"
     )

@@ -1,4 +1,4 @@
-"""One comparator for engine results from two runtimes: exact on ids, order, codes
+"""The one comparator for engine results from two runtimes: exact on ids, order, codes
 and reasons, close on floats (libm's last bit may differ between CPython and wasm)."""
 
 from __future__ import annotations
