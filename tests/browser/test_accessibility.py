@@ -269,8 +269,8 @@ def test_guided_experiment_with_the_keyboard_alone(new_context: Callable[..., Br
     "selector",
     [
         "#f-question",
-        "#f-previous",
-        "#f-budget",
+        "#f-previous-sessions",
+        "#f-budget-words",
         "#store-file",
         "#play-pause",
         "#timeline",

@@ -45,15 +45,14 @@ def query_of(policy: dict[str, Any]) -> str:
 def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     """Set every control through its accessible name, then wait for that result."""
     policy = full_policy(partial)
-    page.get_by_label("Question", exact=True).select_option(policy["question"])
-    page.get_by_label("Active tenant", exact=True).select_option(policy["tenant"])
-    page.get_by_label("Memory store", exact=True).select_option(policy["store"])
-    page.get_by_label("Include previous sessions", exact=True).set_checked(policy["previous_sessions"])
-    page.get_by_label("Maximum age", exact=True).fill(js_text(policy["max_age_hours"]))
-    page.get_by_label("Keep latest fact per key", exact=True).set_checked(policy["latest_per_key"])
-    page.get_by_label("Recency weight", exact=True).fill(js_text(policy["recency_weight"]))
-    page.get_by_label("Context word budget", exact=True).fill(js_text(policy["budget_words"]))
-    page.get_by_label("Maximum retrieved records", exact=True).fill(js_text(policy["max_records"]))
+    for field in engine.FIELDS:
+        control = page.get_by_label(field.label, exact=True)
+        if field.control == "select":
+            control.select_option(policy[field.name])
+        elif field.control == "checkbox":
+            control.set_checked(policy[field.name])
+        else:
+            control.fill(js_text(policy[field.name]))
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
     return policy
 
@@ -321,12 +320,14 @@ def test_typed_out_of_range_value_is_kept_and_explained(ready_page: Page) -> Non
     page = ready_page
     budget = page.get_by_label("Context word budget", exact=True)
     budget.fill("900")
-    expect(page.locator("#f-budget-error")).to_have_text("Context word budget must be a whole number from 0 to 500.")
+    expect(page.locator("#f-budget-words-error")).to_have_text(
+        "Context word budget must be a whole number from 0 to 500."
+    )
     expect(budget).to_have_value("900")
     expect(budget).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy({})))
     budget.fill("9")
-    expect(page.locator("#f-budget-error")).to_be_hidden()
+    expect(page.locator("#f-budget-words-error")).to_be_hidden()
 
 
 def test_choosing_a_record_explains_its_score(ready_page: Page) -> None:
