@@ -1,7 +1,12 @@
-// Test helper: runs engine.run_json under Node Pyodide exactly as the page's worker
-// does (the built site's WebAssembly module and trimmed bytecode stdlib, both decoded
-// by the site's own zstd.js and decoder, the built wheel unpacked, no lock).
-// usage: node tests/pyodide_runner.mjs <built site dir>  < requests.json  > responses.json
+// Test helper: runs the engine under Node Pyodide with what the page's worker has (the
+// built site's WebAssembly module and trimmed bytecode stdlib, both decoded by the
+// site's own zstd.js and decoder, the built wheel and its bytecode unpacked, no lock):
+// engine.run_json on each request, and the page's own path, engine.open_json then
+// Session.answer_json, on each store with its policies.
+// usage: node tests/pyodide_runner.mjs <built site dir>  < input.json  > output.json
+//   input:  {"requests": [request text…], "sessions": [{"store": text, "policies": [text…]}…]}
+//   output: {"info": {python, stdlib}, "responses": [text…],
+//            "sessions": [{"reply": text, "answers": [text…]}…]}  (no answers for a refused store)
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -35,10 +40,21 @@ function unpack(relative, format) {
 unpack(runtime.wheelURL, "wheel");
 unpack(runtime.engineBytecodeURL, "zip");
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
-const runJson = pyodide.pyimport("engine").run_json;
+const engine = pyodide.pyimport("engine");
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const requests = JSON.parse(input);
+const { requests, sessions } = JSON.parse(input);
+const responses = requests.map((/** @type {string} */ r) => engine.run_json(r));
+const opened = sessions.map((/** @type {{store: string, policies: string[]}} */ { store, policies }) => {
+  const opening = engine.open_json(store);
+  // undefined when refused; copied, since an attribute's proxy goes with its owner's
+  const session = opening.session?.copy();
+  const reply = opening.reply;
+  opening.destroy();
+  const answers = session ? policies.map((policy) => session.answer_json(policy)) : [];
+  session?.destroy();
+  return { reply, answers };
+});
 const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
-process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses: requests.map((r) => runJson(r)) }));
+process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened }));

@@ -40,13 +40,29 @@ def requests_to_check() -> list[dict[str, Any]]:
     return requests
 
 
+def sessions_to_check(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's path: each store opened once, then every policy of its requests in turn
+    (a session keeps per-question scores, so the order matters), then two it refuses."""
+    stores: dict[str, list[str]] = {}
+    for request in requests:
+        policies = stores.setdefault(json.dumps(request["store"]), [])
+        if "policy" in request:
+            policies.append(json.dumps(request["policy"]))
+    for policies in stores.values():
+        policies += [json.dumps({"question": "no-such-question"}), "{not json"]
+    sessions = [{"store": store, "policies": policies} for store, policies in stores.items()]
+    return [*sessions, {"store": "{not json", "policies": []}]
+
+
 def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
-    """Golden cases, 60 random policies and error cases agree between Pyodide and CPython."""
+    """Golden cases, 60 random policies and error cases agree between Pyodide and CPython,
+    through run_json and through the page's open_json and Session.answer_json."""
     requests = requests_to_check()
     texts = [json.dumps(r) for r in requests]
+    sessions = sessions_to_check(requests)
     done = subprocess.run(
         ["node", str(ROOT / "tests" / "pyodide_runner.mjs"), str(built_site)],
-        input=json.dumps(texts),
+        input=json.dumps({"requests": texts, "sessions": sessions}),
         capture_output=True,
         text=True,
         timeout=300,
@@ -57,3 +73,15 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     assert output["info"]["stdlib"].endswith(".pyc")  # running from the bytecode zip
     for text, response in zip(texts, output["responses"], strict=True):
         assert_same_result(json.loads(response), json.loads(engine.run_json(text)))
+
+    assert len(output["sessions"]) == len(sessions)
+    for asked, got in zip(sessions, output["sessions"], strict=True):
+        opening = engine.open_json(asked["store"])
+        assert_same_result(json.loads(got["reply"]), json.loads(opening.reply))
+        if opening.session is None:
+            assert got["answers"] == []
+            continue
+        want = [json.loads(opening.session.answer_json(policy)) for policy in asked["policies"]]
+        assert_same_result([json.loads(answer) for answer in got["answers"]], want)
+    refused = [json.loads(s["reply"]) for s in output["sessions"]]
+    assert [("error" in reply) for reply in refused] == [False, True, True]
