@@ -10,6 +10,7 @@ path and the rule, never a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -62,7 +63,8 @@ class Opening:
 def open_json(store_text: str) -> Opening:
     """Parse and validate a store given as JSON text, and open a session on it."""
     try:
-        session = Session(parse_store(json.loads(store_text)))
+        name = hashlib.sha256(store_text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        session = Session(parse_store(json.loads(store_text)), name=name)
     except InputError as error:
         return Opening(None, dumps(error_result(error)))
     except (json.JSONDecodeError, TypeError) as error:

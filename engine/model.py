@@ -165,41 +165,38 @@ class Result(TypedDict):
     coverage: Coverage
 
 
-class AnswerRecord(TypedDict):
-    """A record in the slim answer: what the question and the policy decide, no texts."""
-
-    id: str
-    cosine: float
-    recency: float
-    score: float
-    outcome: str
-    stage: int
-    reason: str
-    rank: int | None
-    terms: list[TermPart]
-
-
 class Answer(TypedDict):
-    """The slim answer a session sends the page: a Result without the record fields
-    the page already holds (tenant, store, session, age_hours, key, text, words)."""
+    """The slim answer a session sends the page, by columns in store order: what the
+    policy decides for each record, and the question's cosines. It leaves out what the
+    page already holds: the records' own fields (the store it opened), their word
+    counts and recency (the open reply), each outcome's stage (the outcome table), and
+    the per-term parts when the page says it has those of ``terms_key`` already."""
 
     engine_version: str
     policy: dict[str, Any]
     question: QuestionResult
-    records: list[AnswerRecord]
+    ids: list[str]
+    cosine: list[float]
+    score: list[float]
+    outcome: list[str]
+    reason: list[str]
+    rank: list[int | None]
     ranked: list[str]
     selected: list[str]
     words_used: int
     budget_words: int
     counts: Counts
     coverage: Coverage
+    terms_key: str
+    terms: list[list[TermPart]] | None
 
 
 class Opened(TypedDict):
-    """The reply to opening a store: its size and each record's word count."""
+    """The reply to opening a store: its size, and each record's word count and recency."""
 
     records: int
     words: list[int]
+    recency: list[float]
 
 
 class Problem(TypedDict):

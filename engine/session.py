@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from collections import OrderedDict
 from dataclasses import dataclass
-from json.encoder import encode_basestring  # the C version where there is one
-from typing import Any
+from typing import Any, cast
 
 from . import __version__
 from .fields import OUTCOME_STAGE
 from .model import (
     Answer,
-    AnswerRecord,
     Coverage,
     ErrorResult,
     InputError,
+    Opened,
     Policy,
     RecordResult,
     Result,
@@ -73,14 +71,18 @@ class _Decisions:
 class Session:
     """One validated store and everything about it that no policy changes."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, *, name: str = "") -> None:
+        """``name`` tells this store's answers from another's (api.open_json names a
+        session by its store's text), so that per-term parts the page keeps from one
+        store are never taken for another's."""
         self.store = store
+        self.name = name
         self.index = build_index(tuple(record.text for record in store.records))
         self.scope = ScopeChecker(store)
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
-        self._encoded: dict[str, list[tuple[str, str]]] = {}
+        self._encoded: dict[str, str] = {}
 
     # ------------------------------------------------------------ the two shapes
 
@@ -111,28 +113,27 @@ class Session:
             )
         return {**self._head(policy, d), "records": rows, **self._tail(policy, d)}  # type: ignore[typeddict-item]
 
-    def answer(self, policy: Policy) -> Answer:
-        """The slim answer: what the policy decides, and the question's scores."""
+    def answer(self, policy: Policy, *, have_terms: str = "") -> Answer:
+        """The slim answer, by columns; ``terms`` is None when ``have_terms`` is its key."""
         d = self._decide(policy)
-        rows: list[AnswerRecord] = [
-            {
-                "id": record.id,
-                "cosine": d.scores.cosines[i],
-                "recency": self.recency[i],
-                "score": d.score[i],
-                "outcome": d.outcome[i],
-                "stage": OUTCOME_STAGE[d.outcome[i]],
-                "reason": d.reason[i],
-                "rank": d.rank[i],
-                "terms": list(d.scores.parts[i]),
-            }
-            for i, record in enumerate(self.store.records)
-        ]
-        return {**self._head(policy, d), "records": rows, **self._tail(policy, d)}  # type: ignore[typeddict-item]
+        key = self._terms_key(policy)
+        answer = {
+            **self._head(policy, d),
+            "ids": [record.id for record in self.store.records],
+            "cosine": list(d.scores.cosines),
+            "score": d.score,
+            "outcome": d.outcome,
+            "reason": d.reason,
+            "rank": d.rank,
+            **self._tail(policy, d),
+            "terms_key": key,
+            "terms": None if have_terms == key else [[dict(p) for p in parts] for parts in d.scores.parts],
+        }
+        return cast(Answer, answer)
 
-    def opened(self) -> dict[str, Any]:
-        """What the page needs once per store: its size and each record's word count."""
-        return {"records": len(self.store.records), "words": self.words}
+    def opened(self) -> Opened:
+        """What the page needs once per store: its size, each record's word count and recency."""
+        return {"records": len(self.store.records), "words": self.words, "recency": self.recency}
 
     # ------------------------------------------------------------ entry points
 
@@ -143,14 +144,17 @@ class Session:
         except InputError as error:
             return error_result(error)
 
-    def answer_json(self, policy_text: str) -> str:
-        """The slim answer for a policy given as JSON text, as JSON text; never raises."""
+    def answer_json(self, policy_text: str, have_terms: str = "") -> str:
+        """The slim answer for a policy given as JSON text, as JSON text; never raises.
+
+        ``have_terms`` is the ``terms_key`` of per-term parts the page holds already:
+        those depend on the question only, and are most of an answer's size."""
         try:
             data = json.loads(policy_text)
         except (json.JSONDecodeError, TypeError, RecursionError) as error:
             return dumps(error_result(InputError("InvalidJSON", [("policy", f"is not valid JSON ({error})")])))
         try:
-            return self._encode_answer(parse_policy(data, self.store))
+            return self._encode_answer(parse_policy(data, self.store), have_terms)
         except InputError as error:
             return dumps(error_result(error))
         except Exception as error:  # the page must get an answer, never a hang
@@ -164,27 +168,23 @@ class Session:
         if scores is None:
             scores = self._scores[text] = score_question(self.index, text)
             if len(self._scores) > _QUESTIONS_KEPT:
-                dropped, _ = self._scores.popitem(last=False)
-                self._encoded.pop(dropped, None)
+                self._scores.popitem(last=False)
         else:
             self._scores.move_to_end(text)
         return scores
 
-    def _encoded_parts(self, text: str, scores: QuestionScores) -> list[tuple[str, str]]:
-        """Each record's answer JSON around what a policy decides: the question-only
-        head (id, cosine, recency) and tail (per-term parts), encoded once per question."""
-        parts = self._encoded.get(text)
-        if parts is None:
-            parts = self._encoded[text] = [
-                (
-                    f'{{"id":{encode_basestring(record.id)},"cosine":{_number(cos)},"recency":{_number(fresh)}',
-                    f',"terms":{dumps(terms) if terms else "[]"}}}',
-                )
-                for record, cos, fresh, terms in zip(
-                    self.store.records, scores.cosines, self.recency, scores.parts, strict=True
-                )
-            ]
-        return parts
+    def _terms_key(self, policy: Policy) -> str:
+        """What the per-term parts depend on: the store and the question's text."""
+        return f"{self.name}:{self.store.question(policy.question).text}"
+
+    def _encoded_terms(self, key: str, scores: QuestionScores) -> str:
+        """The per-term parts of every record as JSON text, encoded once per question."""
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            encoded = self._encoded[key] = dumps(scores.parts)
+            if len(self._encoded) > _QUESTIONS_KEPT:
+                del self._encoded[next(iter(self._encoded))]
+        return encoded
 
     def _decide(self, policy: Policy) -> _Decisions:
         store = self.store
@@ -249,33 +249,25 @@ class Session:
             "coverage": d.coverage,
         }
 
-    def _encode_answer(self, policy: Policy) -> str:
-        """``dumps(self.answer(policy))``, reusing each record's encoded question-only parts."""
+    def _encode_answer(self, policy: Policy, have_terms: str) -> str:
+        """``dumps(self.answer(policy, have_terms=have_terms))``, the per-term parts
+        encoded once per question."""
         d = self._decide(policy)
-        fixed = self._encoded_parts(self.store.question(policy.question).text, d.scores)
-        # Outcomes and many reasons repeat from record to record: encode each text once.
-        encoded: dict[str, str] = {}
-
-        def text(value: str) -> str:
-            found = encoded.get(value)
-            if found is None:
-                found = encoded[value] = encode_basestring(value)
-            return found
-
-        records = ",".join(
-            f'{head},"score":{_number(score)},"outcome":{text(code)},"stage":{OUTCOME_STAGE[code]}'
-            f',"reason":{text(why)},"rank":{"null" if place is None else place}{tail}'
-            for (head, tail), score, code, why, place in zip(fixed, d.score, d.outcome, d.reason, d.rank, strict=True)
-        )
-        head = dumps(self._head(policy, d))[:-1]
-        tail = dumps(self._tail(policy, d))[1:]
-        return f'{head},"records":[{records}],{tail}'
+        key = self._terms_key(policy)
+        columns = {
+            **self._head(policy, d),
+            "ids": [record.id for record in self.store.records],
+            "cosine": d.scores.cosines,
+            "score": d.score,
+            "outcome": d.outcome,
+            "reason": d.reason,
+            "rank": d.rank,
+            **self._tail(policy, d),
+            "terms_key": key,
+        }
+        terms = "null" if have_terms == key else self._encoded_terms(key, d.scores)
+        return f'{dumps(columns)[:-1]},"terms":{terms}}}'
 
 
 def policy_dict(policy: Policy) -> dict[str, Any]:
     return {name: getattr(policy, name) for name in policy.__dataclass_fields__}
-
-
-def _number(value: float) -> str:
-    # What json.dumps writes for a finite float (the engine's scores always are).
-    return float.__repr__(value) if math.isfinite(value) else dumps(value)

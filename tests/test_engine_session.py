@@ -1,5 +1,6 @@
 """A store opened once: the session's full result equals a one-shot run, its slim answer
-is that result without the store's own record fields, and its JSON is json.dumps'."""
+is that result by columns without what the page holds already, and its JSON is
+json.dumps' of it."""
 
 from __future__ import annotations
 
@@ -16,15 +17,23 @@ from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
 from tests.conftest import FIXTURES, load_json
 
 SUPPORT_STORE = load_json(FIXTURES / "support-store.json")
-# What the page already holds for each record, so the slim answer leaves it out.
-STORE_FIELDS = ("tenant", "store", "session", "age_hours", "key", "text", "words")
 
 
-def slim(result: Any) -> Any:
-    """A full result as the slim answer carries it."""
-    out = copy.deepcopy(result)
-    out["records"] = [{k: v for k, v in row.items() if k not in STORE_FIELDS} for row in out["records"]]
-    return out
+def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> Any:
+    """A full result as the slim answer carries it: by columns, no store fields, no stages."""
+    rows = result["records"]
+    head = {k: v for k, v in result.items() if k in ("engine_version", "policy", "question")}
+    tail = {k: v for k, v in result.items() if k not in head and k != "records"}
+    columns = {name: [row[name] for row in rows] for name in ("cosine", "score", "outcome", "reason", "rank")}
+    terms = [row["terms"] for row in rows] if with_terms else None
+    return {
+        **head,
+        "ids": [row["id"] for row in rows],
+        **columns,
+        **tail,
+        "terms_key": f"{session.name}:{result['question']['text']}",
+        "terms": terms,
+    }
 
 
 def open_session(store: Any) -> engine.Session:
@@ -43,7 +52,9 @@ def test_a_session_of_policy_changes_answers_as_one_shot_runs_do(
     session = open_session(store)
     for policy in policies:
         full = engine.run({"store": copy.deepcopy(store), "policy": policy})
-        assert session.answer_json(json.dumps(policy)) == dumps(slim(full))
+        assert session.answer_json(json.dumps(policy)) == dumps(slim(full, session))
+        held = json.loads(session.answer_json(json.dumps(policy)))["terms_key"]
+        assert session.answer_json(json.dumps(policy), held) == dumps(slim(full, session, with_terms=False))
         assert session.run(policy) == full
 
 
@@ -61,21 +72,22 @@ def test_switching_questions_never_mixes_their_parts() -> None:
                         "previous_sessions": True,
                     }
                     full = engine.run({"store": store, "policy": policy})
-                    assert session.answer_json(json.dumps(policy)) == dumps(slim(full))
+                    assert session.answer_json(json.dumps(policy)) == dumps(slim(full, session))
 
 
-def test_opening_replies_with_the_word_counts_and_the_answer_has_no_texts() -> None:
+def test_opening_replies_with_word_counts_and_recency_and_answers_hold_no_texts() -> None:
     store = load_json(FIXTURES / "store.json")
     opening = engine.open_json(json.dumps(store))
+    full = engine.run({"store": store})
     assert json.loads(opening.reply) == {
         "records": 10,
         "words": [engine.word_count(r["text"]) for r in store["records"]],
+        "recency": [row["recency"] for row in full["records"]],  # type: ignore[typeddict-item]
     }
     assert opening.session is not None
     answer = json.loads(opening.session.answer_json("{}"))
-    assert [r["id"] for r in answer["records"]] == [f"M{i}" for i in range(1, 11)]
-    assert all(set(r).isdisjoint(STORE_FIELDS) for r in answer["records"])
-    assert store["records"][0]["text"] not in opening.session.answer_json("{}")
+    assert answer["ids"] == [f"M{i}" for i in range(1, 11)]
+    assert all(record["text"] not in opening.session.answer_json("{}") for record in store["records"])
 
 
 def test_a_refused_store_opens_no_session_and_names_each_problem() -> None:
@@ -109,3 +121,12 @@ def test_callers_of_run_get_parts_they_may_edit() -> None:
         for part in row["terms"]:
             part["contribution"] = -1.0
     assert session.answer_json("{}") == before
+
+
+def test_per_term_parts_are_named_by_store_and_question() -> None:
+    """Another store asking the same question gets another key, so kept parts never cross."""
+    store = load_json(FIXTURES / "store.json")
+    edited = copy.deepcopy(store)
+    edited["records"][0]["text"] += " region"
+    keys = [json.loads(open_session(s).answer_json("{}"))["terms_key"] for s in (store, edited, store)]
+    assert keys[0] == keys[2] != keys[1]

@@ -1,34 +1,39 @@
 // The full result the page renders (types.js Result), made from the engine's slim
-// answer and the store the page opened. The worker sends only what a policy decides,
-// since the page already holds every record's own fields; this puts them back, in the
-// key order of CPython's engine.run_json, so the two compare key for key.
+// answer and what the page holds already: the store it opened, the open reply's word
+// counts and recency, the outcome table's stages and per-term parts kept from an
+// earlier answer. The records come back in the key order of CPython's engine.run_json,
+// so the two compare key for key.
+
+import { OUTCOME_TABLE } from "./tables.js";
 
 /**
  * @typedef {import("./types.js").SlimAnswer} SlimAnswer
  * @typedef {import("./types.js").Result} Result
  * @typedef {import("./types.js").RecordResult} RecordResult
  * @typedef {import("./types.js").ErrorResult} ErrorResult
+ * @typedef {import("./types.js").TermPart} TermPart
  */
 
 /**
- * @param {{records: any[], words: number[]}} store  the store's records as the page
- *   parsed them, and each one's word count from the engine's open reply
- * @param {SlimAnswer | ErrorResult} answer
+ * @param {{records: any[], words: number[], recency: number[]}} store  the store's
+ *   records as the page parsed them, and the engine's open reply for it
+ * @param {SlimAnswer} answer
+ * @param {TermPart[][]} terms  the answer's own, or those kept for its terms_key
  * @returns {Result | ErrorResult}
  */
-export function fullResult(store, answer) {
-  if ("error" in answer) return answer;
-  const { records, words } = store;
-  if (answer.records.length !== records.length || words.length !== records.length) {
-    return mismatch(`${answer.records.length} records answered for a store of ${records.length}`);
+export function fullResult(store, answer, terms) {
+  const { records, words, recency } = store;
+  const n = records.length;
+  for (const column of [answer.ids, answer.cosine, answer.score, answer.outcome, answer.reason, answer.rank, terms, words, recency]) {
+    if (column.length !== n) return mismatch(`${column.length} values answered for a store of ${n} records`);
   }
   /** @type {RecordResult[]} */
-  const rows = [];
-  for (let i = 0; i < records.length; i++) {
+  const rows = new Array(n);
+  for (let i = 0; i < n; i++) {
     const record = records[i];
-    const decided = answer.records[i];
-    if (decided.id !== record.id) return mismatch(`record ${i} is ${decided.id} in the answer, ${record.id} in the store`);
-    rows.push({
+    if (answer.ids[i] !== record.id) return mismatch(`record ${i} is ${answer.ids[i]} in the answer, ${record.id} in the store`);
+    const outcome = answer.outcome[i];
+    rows[i] = {
       id: record.id,
       tenant: record.tenant,
       store: record.store,
@@ -37,15 +42,15 @@ export function fullResult(store, answer) {
       key: record.key,
       text: record.text,
       words: words[i],
-      cosine: decided.cosine,
-      recency: decided.recency,
-      score: decided.score,
-      outcome: decided.outcome,
-      stage: decided.stage,
-      reason: decided.reason,
-      rank: decided.rank,
-      terms: decided.terms,
-    });
+      cosine: answer.cosine[i],
+      recency: recency[i],
+      score: answer.score[i],
+      outcome,
+      stage: OUTCOME_TABLE[outcome].stage,
+      reason: answer.reason[i],
+      rank: answer.rank[i],
+      terms: terms[i],
+    };
   }
   return {
     engine_version: answer.engine_version,

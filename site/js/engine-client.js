@@ -8,11 +8,16 @@
 // The page opens a store once (openStore) and then asks for one policy after another
 // (run); only the policy crosses for each. The store in force is kept here, so that a
 // new worker (a restart, a Retry) opens it again, and so that run can give the page
-// the full Result, its records' own fields put back by answer.js.
+// the full Result, its records' own fields put back by answer.js. The per-term parts
+// of the last few questions are kept too: an answer carries them only when the
+// request does not name them as held, and they are most of an answer's size.
 
 import { fullResult } from "./answer.js";
 import { initialLife, life } from "./engine-life.js";
 import { MSG } from "./protocol.js";
+
+// Questions whose per-term parts are kept: a learner goes back and forth between a few.
+const TERMS_KEPT = 8;
 
 /** @typedef {import("./engine-life.js").Status} Status */
 /** @typedef {import("./engine-life.js").Effect} Effect */
@@ -34,11 +39,15 @@ export class EngineClient {
     this.life = initialLife();
     // Request 0 is the client's own re-open of the store (engine-life.js REOPEN_ID).
     this.nextId = 1;
-    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
+    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void, body: string}>} */
     this.pending = new Map();
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
+    /** @type {Map<string, import("./types.js").TermPart[][]>} per-term parts by terms_key, oldest first */
+    this.terms = new Map();
+    /** The terms_key of the latest answer: the parts the next request most likely needs. */
+    this.lastTermsKey = "";
   }
 
   /** @returns {import("./engine-life.js").Phase} what <html data-engine> shows */
@@ -104,15 +113,15 @@ export class EngineClient {
    * @returns {Promise<Result | ErrorResult>}
    */
   run(policy) {
-    return this.request("run", JSON.stringify(policy));
+    return this.request("run", JSON.stringify(policy), undefined, this.lastTermsKey);
   }
 
-  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] */
-  request(kind, body, kept) {
+  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] */
+  request(kind, body, kept, haveTerms) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.dispatch({ type: "request", id, kind, body, kept, now: performance.now() });
+      this.pending.set(id, { resolve, reject, body });
+      this.dispatch({ type: "request", id, kind, body, kept, haveTerms, now: performance.now() });
     });
   }
 
@@ -166,7 +175,7 @@ export class EngineClient {
         this.settle(effect.id, (p) => p.resolve(effect.reply));
         break;
       case "answered":
-        this.settle(effect.id, (p) => p.resolve(this.merge(effect.response, effect.store)));
+        this.settle(effect.id, (p) => p.resolve(this.merge(effect.response, effect.store, p.body)));
         break;
       case "reject":
         this.settle(effect.id, (p) => p.reject(new Error(effect.reason)));
@@ -221,11 +230,13 @@ export class EngineClient {
   }
 
   /**
-   * A run's answer, merged with the store it was computed from.
+   * A run's answer, merged with the store it was computed from and its per-term parts.
    * @param {string} response @param {import("./engine-life.js").OpenStore | null} store
-   * @returns {Result | ErrorResult}
+   * @param {string} policyText  the run's request, asked again in the rare case its parts are no longer kept
+   * @returns {Result | ErrorResult | Promise<Result | ErrorResult>}
    */
-  merge(response, store) {
+  merge(response, store, policyText) {
+    /** @type {import("./types.js").SlimAnswer | ErrorResult} */
     let answer;
     try {
       answer = JSON.parse(response);
@@ -233,10 +244,23 @@ export class EngineClient {
       const message = `the engine's answer could not be read: ${response.slice(0, 200)}`;
       return { error: { name: "InternalError", message, problems: [] } };
     }
-    return fullResult(store ? { records: store.kept.records, words: store.words } : { records: [], words: [] }, answer);
+    if ("error" in answer) return answer;
+    if (!store) return { error: { name: "InternalError", message: "the engine answered without an open store", problems: [] } };
+    let terms = answer.terms;
+    if (terms) {
+      this.terms.delete(answer.terms_key);
+      this.terms.set(answer.terms_key, terms);
+      if (this.terms.size > TERMS_KEPT) this.terms.delete(/** @type {string} */ (this.terms.keys().next().value));
+    } else {
+      terms = this.terms.get(answer.terms_key) ?? null;
+      // Dropped since the request named them as held: ask again, naming none.
+      if (!terms) return this.request("run", policyText, undefined, "");
+    }
+    this.lastTermsKey = answer.terms_key;
+    return fullResult({ records: store.kept.records, words: store.words, recency: store.recency }, answer, terms);
   }
 
-  /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void}) => void} action */
+  /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void, body: string}) => void} action */
   settle(id, action) {
     const entry = this.pending.get(id);
     if (!entry) return;

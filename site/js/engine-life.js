@@ -48,7 +48,7 @@ const STEPS = 4;
  * The store in force: its JSON text (what a new worker opens), what the client keeps of
  * it (opaque here: engine-client.js keeps the parsed store) and the open reply's word
  * count of each record.
- * @typedef {{text: string, kept: any, words: number[]}} OpenStore
+ * @typedef {{text: string, kept: any, words: number[], recency: number[]}} OpenStore
  */
 
 /**
@@ -56,6 +56,7 @@ const STEPS = 4;
  * @property {number} id
  * @property {"open" | "run"} kind
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
+ * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
  * @property {boolean} sent  posted to the current worker
  * @property {number | null} since  when the running engine could start on it (sent
@@ -83,7 +84,7 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: "open" | "run", body: string, kept?: any, now: number}
+ *   | {type: "request", id: number, kind: "open" | "run", body: string, kept?: any, haveTerms?: string, now: number}
  *   | {type: "tick", now: number}} Event
  */
 
@@ -189,6 +190,7 @@ export function life(state, event) {
         kind: event.kind,
         body: event.body,
         kept: event.kept,
+        haveTerms: event.haveTerms,
         sent: alive,
         since: state.phase === "ready" ? event.now : null,
       };
@@ -219,7 +221,7 @@ function same(state) {
 function post(request) {
   return request.kind === "open"
     ? { type: MSG.OPEN, id: request.id, store: request.body }
-    : { type: MSG.RUN, id: request.id, policy: request.body };
+    : { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
 }
 
 /**
@@ -315,7 +317,7 @@ function reply(state, id, response, now) {
     return parsed.error ? crash(rest, `the open store could not be opened again (${parsed.error.message})`, now) : same(rest);
   }
   // A refused store leaves the one in force in force, as it does in the worker.
-  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, words: parsed.words };
+  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, words: parsed.words, recency: parsed.recency };
   return { state: { ...rest, store }, effects: [{ type: "opened", id, reply: parsed }] };
 }
 

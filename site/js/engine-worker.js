@@ -47,7 +47,7 @@ let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
  * The store in force: the Session PyProxy from the last store accepted, and its bound
  * answer_json (looked up once, not once per run). Both are destroyed when a new store
  * is accepted, so the old session's memory goes back to Python.
- * @type {{session: any, answerJson: (policyText: string) => string} | null}
+ * @type {{session: any, answerJson: (policyText: string, haveTerms: string) => string} | null}
  */
 let current = null;
 /** Open and run requests, taken one at a time in the order they came. */
@@ -310,7 +310,7 @@ async function answer(message) {
   try {
     if (!engineReady) throw new Error("the engine was asked to run before loading");
     const { openJson } = await engineReady;
-    const response = message.type === MSG.OPEN ? openStore(openJson, message.store) : current ? current.answerJson(message.policy) : NO_STORE;
+    const response = message.type === MSG.OPEN ? openStore(openJson, message.store) : current ? current.answerJson(message.policy, message.haveTerms ?? "") : NO_STORE;
     postMessage({ type: MSG.RESULT, id: message.id, response });
   } catch (error) {
     postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });

@@ -14,8 +14,11 @@
 //                                                engine.open_json; once accepted, it answers
 //                                                every later run. A refused store leaves the
 //                                                one opened before in force
-//   {type: "rw:run", id: number, policy: string} answer a policy (its JSON text) from the
-//                                                store in force, with Session.answer_json
+//   {type: "rw:run", id: number, policy: string, haveTerms: string}
+//                                                answer a policy (its JSON text) from the
+//                                                store in force, with Session.answer_json;
+//                                                haveTerms: the terms_key of per-term parts the
+//                                                page holds, left out of the answer if they match
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}

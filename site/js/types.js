@@ -61,28 +61,16 @@
  * @typedef {object} OpenReply
  * @property {number} records  how many records the store holds
  * @property {number[]} words  each record's word count, in store order
+ * @property {number[]} recency  each record's recency, in store order
  */
 
 /**
- * A record in the slim answer: what the question and the policy decide, without the
- * record's own fields, which the page already holds. Same as AnswerRecord in engine/model.py.
- * @typedef {object} AnswerRecord
- * @property {string} id
- * @property {number} cosine
- * @property {number} recency
- * @property {number} score
- * @property {string} outcome
- * @property {number} stage
- * @property {string} reason
- * @property {number | null} rank
- * @property {TermPart[]} terms
- */
-
-/**
- * The answer to a policy (rw:run): a Result whose records are AnswerRecords, in store
- * order; answer.js merges it with the open store into a Result. Same as Answer in
- * engine/model.py.
- * @typedef {Omit<Result, "records"> & {records: AnswerRecord[]}} SlimAnswer
+ * The answer to a policy (rw:run), by columns in store order; answer.js merges it with
+ * the open store into a Result. terms is null when the request said it holds the parts
+ * of terms_key already. Same as Answer in engine/model.py.
+ * @typedef {Omit<Result, "records"> & {
+ *   ids: string[], cosine: number[], score: number[], outcome: string[], reason: string[],
+ *   rank: (number | null)[], terms_key: string, terms: TermPart[][] | null}} SlimAnswer
  */
 
 export {};

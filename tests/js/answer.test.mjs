@@ -58,8 +58,8 @@ for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) 
     const { store, reply, pairs } = fromCPython(storeFile, storeFile.endsWith("/store.json") ? POLICIES : [{}]);
     assert.equal(reply.records, store.records.length);
     for (const [slim, full] of pairs) {
-      assert.ok(!("text" in slim.records[0]), "the slim answer does not repeat the record texts");
-      const merged = fullResult({ records: store.records, words: reply.words }, slim);
+      assert.ok(!JSON.stringify(slim).includes(store.records[0].text), "the slim answer does not repeat the record texts");
+      const merged = fullResult({ records: store.records, words: reply.words, recency: reply.recency }, slim, slim.terms);
       assert.deepEqual(merged, full);
       assert.deepEqual(keyOrder(merged), keyOrder(full));
       assert.deepEqual(Object.keys(merged), RESULT_KEYS);
@@ -68,15 +68,14 @@ for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) 
   });
 }
 
-test("an error answer passes through unchanged", () => {
-  const refusal = { error: { name: "InvalidPolicy", message: "policy.budget_words: must be at most 500", problems: [] } };
-  assert.equal(fullResult({ records: [], words: [] }, refusal), refusal);
-});
-
 test("an answer from another store than the page's is reported, not merged", () => {
-  const slim = /** @type {any} */ ({ records: [{ id: "M1" }, { id: "M2" }] });
-  const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4] };
-  assert.match(/** @type {any} */ (fullResult(store, slim)).error.message, /record 1 is M2 in the answer, X2 in the store/);
-  const shorter = fullResult({ records: [{ id: "M1" }], words: [3] }, slim);
-  assert.match(/** @type {any} */ (shorter).error.message, /2 records answered for a store of 1/);
+  const column = (/** @type {any[]} */ values) => values;
+  const slim = /** @type {any} */ ({
+    ids: ["M1", "M2"], cosine: column([0, 0]), score: column([0, 0]), outcome: ["selected", "selected"],
+    reason: ["", ""], rank: [1, 2],
+  });
+  const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4], recency: [1, 1] };
+  assert.match(/** @type {any} */ (fullResult(store, slim, [[], []])).error.message, /record 1 is M2 in the answer, X2 in the store/);
+  const shorter = fullResult({ records: [{ id: "M1" }], words: [3], recency: [1] }, slim, [[]]);
+  assert.match(/** @type {any} */ (shorter).error.message, /2 values answered for a store of 1 records/);
 });

@@ -44,7 +44,7 @@ function readyWithStore(now = 1000) {
     { type: "boot" },
     { type: "request", id: 1, kind: "open", body: STORE_A, kept: "A", now: 0 },
     { ...READY, now },
-    { type: "reply", id: 1, response: '{"records":1,"words":[3]}', now },
+    { type: "reply", id: 1, response: '{"records":1,"words":[3],"recency":[1]}', now },
   ]).state;
 }
 
@@ -152,11 +152,11 @@ test("failed → retry → loading: a fresh worker (past every cache) that boots
   // The open that waited is answered by the new worker; B is then the store in force.
   const after = drive([
     { ...READY, now: 2000 },
-    { type: "reply", id: REOPEN_ID, response: '{"records":1,"words":[3]}', now: 2001 },
-    { type: "reply", id: 2, response: '{"records":1,"words":[5]}', now: 2002 },
+    { type: "reply", id: REOPEN_ID, response: '{"records":1,"words":[3],"recency":[1]}', now: 2001 },
+    { type: "reply", id: 2, response: '{"records":1,"words":[5],"recency":[1]}', now: 2002 },
   ], state);
-  assert.deepEqual(only(after.effects, "opened"), [{ type: "opened", id: 2, reply: { records: 1, words: [5] } }]);
-  assert.deepEqual(after.state.store, { text: STORE_B, kept: "B", words: [5] });
+  assert.deepEqual(only(after.effects, "opened"), [{ type: "opened", id: 2, reply: { records: 1, words: [5], recency: [1] } }]);
+  assert.deepEqual(after.state.store, { text: STORE_B, kept: "B", words: [5], recency: [1] });
   // A later restart still fetches past every cache, as today's Retry did.
   const crashed = life(after.state, { type: "worker-error", reason: "boom", now: 3000 });
   assert.deepEqual(only(crashed.effects, "spawn"), [{ type: "spawn", fresh: true, boot: true }]);
@@ -190,7 +190,7 @@ test("ready → crash → loading: a new worker, the store in force opened again
   ]);
   // The page's next run goes to the new worker, after those opens.
   assert.deepEqual(posted(life(state, { type: "request", id: 4, kind: "run", body: "{}", now: 1300 }).effects), [
-    { type: MSG.RUN, id: 4, policy: "{}" },
+    { type: MSG.RUN, id: 4, policy: "{}", haveTerms: "" },
   ]);
 });
 
@@ -242,7 +242,7 @@ test("a silent worker found late before it was ever ready is a failed load, not 
 
 test("replies: an accepted store comes into force; a refused one leaves the one before; runs carry the store they came from", () => {
   const ready = readyWithStore();
-  assert.deepEqual(ready.store, { text: STORE_A, kept: "A", words: [3] });
+  assert.deepEqual(ready.store, { text: STORE_A, kept: "A", words: [3], recency: [1] });
   const refusal = '{"error":{"name":"InvalidStore","message":"records[0].text: is missing","problems":[]}}';
   const { state, effects } = drive([
     { type: "request", id: 2, kind: "open", body: STORE_B, kept: "B", now: 1 },
@@ -256,7 +256,7 @@ test("replies: an accepted store comes into force; a refused one leaves the one 
   assert.deepEqual(state.pending, []);
   assert.deepEqual(posted(effects), [
     { type: MSG.OPEN, id: 2, store: STORE_B },
-    { type: MSG.RUN, id: 3, policy: "{}" },
+    { type: MSG.RUN, id: 3, policy: "{}", haveTerms: "" },
   ]);
   // An unreadable reply is refused too, and an unknown id is ignored.
   const garbled = drive([
@@ -278,7 +278,7 @@ test("requests made before the worker exists wait for it, in order", () => {
     { type: "status", status: { state: "loading", text: "Starting Python…", step: 0, of: 4 } },
     { type: "spawn", fresh: false, boot: false },
     { type: "post", message: { type: MSG.OPEN, id: 1, store: STORE_A } },
-    { type: "post", message: { type: MSG.RUN, id: 2, policy: "{}" } },
+    { type: "post", message: { type: MSG.RUN, id: 2, policy: "{}", haveTerms: "" } },
   ]);
 });
 
@@ -298,7 +298,16 @@ test("the store in force refused by a restarted worker counts as a crash", () =>
   assert.match(statuses(effects)[0].text, /the open store could not be opened again \(MemoryError\)/);
   assert.deepEqual(state.crashes, [2_000, 3_001]);
   // Accepted again, nothing changes.
-  const fine = life(restarted, { type: "reply", id: REOPEN_ID, response: '{"records":1,"words":[3]}', now: 3_001 });
+  const fine = life(restarted, { type: "reply", id: REOPEN_ID, response: '{"records":1,"words":[3],"recency":[1]}', now: 3_001 });
   assert.deepEqual(fine.effects, []);
   assert.deepEqual(fine.state.pending, []);
+});
+
+test("a run names the per-term parts the client holds, and a new worker is told the same", () => {
+  const ready = readyWithStore();
+  const asked = life(ready, { type: "request", id: 2, kind: "run", body: "{}", haveTerms: "store:question", now: 1100 });
+  assert.deepEqual(posted(asked.effects), [{ type: MSG.RUN, id: 2, policy: "{}", haveTerms: "store:question" }]);
+  const restarted = life(asked.state, { type: "worker-error", reason: "boom", now: 1200 });
+  // A crashed worker's runs are rejected (the page asks again), so nothing is re-sent.
+  assert.deepEqual(only(restarted.effects, "reject"), [{ type: "reject", id: 2, reason: "boom" }]);
 });
