@@ -1,11 +1,15 @@
 """Benchmark: the page with a large store opened in it.
 
 Builds the site, serves it locally, opens a synthetic store of N records (default
-1,000, about 20 words each: harness/generate.py's synthetic_store) through the page's
-"Open a store file" control in headless Chromium, then changes "Context word budget"
-K times. Prints JSON: the time to open and validate the store, and the page's own
-rw:update measure (from the input event to every view updated, worker round trip
-and engine run included) as median, p90 and max. Target: recompute within 100 ms.
+1,000, about 20 words each: harness/generate.py's synthetic_store) from a file on disk
+through the page's "Open a store file" control in headless Chromium, then changes
+"Context word budget" K times. Prints JSON: the time to open the store, as the page
+measures it (rw:update, from the file input's change event to every view showing the
+new store: reading, validation and indexing in Python, the first answer) and as the
+harness sees it (Playwright's file upload and polling included), and the rw:update
+measure of each change (input event to every view updated, worker round trip and
+engine run included) as median, p90 and max. Targets: recompute within 100 ms, open
+within 1.5 s.
 
 Run: python bench/page_scale.py [--records N] [--changes K]
 """
@@ -26,7 +30,7 @@ from playwright.sync_api import expect, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import change_budget, p90
+from bench.page_load import change_budget, p90, spread
 from harness.browser import launch
 from harness.generate import synthetic_store
 from harness.servers import StaticServer
@@ -35,36 +39,46 @@ from harness.servers import StaticServer
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--records", type=int, default=1000)
-    parser.add_argument("--changes", type=int, default=30)
+    parser.add_argument("--changes", type=int, default=30, help="budget changes after the last open")
+    parser.add_argument("--opens", type=int, default=3, help="stores opened, each in a fresh tab")
     args = parser.parse_args(argv)
     store = synthetic_store(args.records)
     text = json.dumps(store).encode()
+    opened_in_page: list[float] = []
+    opened_by_harness: list[float] = []
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         out = Path(scratch) / "dist"
         build.build(out=out, quiet=True)
+        store_file = Path(scratch) / "big.json"
+        store_file.write_bytes(text)
         with StaticServer(out) as server:
             browser = launch(playwright)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(server.url)
-            expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=60_000)
-            started = time.perf_counter()
-            page.locator("#store-file").set_input_files(
-                files=[{"name": "big.json", "mimeType": "application/json", "buffer": text}]
-            )
-            expect(page.locator("#pager-status")).to_have_text(re.compile(f"of {args.records}$"), timeout=60_000)
-            expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
-            open_ms = (time.perf_counter() - started) * 1000
-            page.evaluate("() => performance.clearMeasures('rw:update')")
-            for change in range(args.changes):
-                change_budget(page, 60 + change % 2 * 20)
-            updates = page.evaluate("() => performance.getEntriesByName('rw:update').map((m) => m.duration)")
+            for _ in range(args.opens):
+                # A fresh tab each time: the store is opened into a page that has never seen it.
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(server.url)
+                expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=60_000)
+                page.evaluate("() => performance.clearMeasures('rw:update')")
+                started = time.perf_counter()
+                page.locator("#store-file").set_input_files(store_file)
+                expect(page.locator("#pager-status")).to_have_text(re.compile(f"of {args.records}$"), timeout=60_000)
+                expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+                opened_by_harness.append((time.perf_counter() - started) * 1000)
+                opened_in_page.append(page.evaluate("() => performance.getEntriesByName('rw:update')[0].duration"))
+                page.evaluate("() => performance.clearMeasures('rw:update')")
+                for change in range(args.changes):
+                    change_budget(page, 60 + change % 2 * 20)
+                updates = page.evaluate("() => performance.getEntriesByName('rw:update').map((m) => m.duration)")
+                page.close()
             browser.close()
     print(
         json.dumps(
             {
                 "records": args.records,
-                "request_bytes": len(text),
-                "open_store_ms": round(open_ms, 1),
+                "store_bytes": len(text),
+                "opens": args.opens,
+                "open_store_ms": {"in_page": spread(opened_in_page), "with_harness": spread(opened_by_harness)},
+                "target_open_ms": 1500,
                 "changes": len(updates),
                 "update_ms": {
                     "median": round(statistics.median(updates), 1),
@@ -72,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                     "max": round(max(updates), 1),
                 },
                 "target_update_ms": 100,
-                "met": p90(updates) <= 100,
+                "met": p90(updates) <= 100 and statistics.median(opened_in_page) <= 1500,
             },
             indent=2,
         )

@@ -33,7 +33,8 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     showProblems(name, problems);
   };
 
-  const open = async (/** @type {File} */ file) => {
+  /** @param {File} file @param {number} at  when the learner chose or dropped it: the rw:update measure starts there */
+  const open = async (file, at) => {
     showProblems(file.name, []);
     hint.textContent = `Checking ${file.name}…`;
     const read = await readStoreFile(file);
@@ -48,14 +49,14 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
       return refuse(file.name, answer.error.problems.length ? answer.error.problems : [{ path: "", message: answer.error.message }]);
     }
     const kept = rememberStore(read.text);
-    dispatch({ type: "store-switched", store: read.data, custom: true, opened: true, at: performance.now() });
+    dispatch({ type: "store-switched", store: read.data, custom: true, opened: true, at });
     hint.textContent = `Opened ${file.name}: ${read.data.records.length} records, scored over this store's own vocabulary.${kept ? "" : " It is too large to keep across reloads."}`;
   };
 
   const input = /** @type {HTMLInputElement} */ (byId("store-file"));
-  input.addEventListener("change", () => {
+  input.addEventListener("change", (event) => {
     const file = input.files?.[0];
-    if (file) open(file);
+    if (file) open(file, event.timeStamp);
     input.value = "";
   });
   backToDefault.addEventListener("click", () => {
@@ -75,7 +76,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     if (!file) return;
     event.preventDefault();
     delete document.documentElement.dataset.dropping;
-    open(file);
+    open(file, event.timeStamp);
   });
   backToDefault.hidden = !state().custom;
   return {
