@@ -55,6 +55,8 @@ def _add_flag(parser: argparse.ArgumentParser, field: Field) -> None:
     elif field.kind == "choice":
         choices = field.values if field.choices else None
         parser.add_argument(field.flag, choices=choices, help=field.describe())
+    elif field.kind == "text":
+        parser.add_argument(field.flag, metavar="TEXT", help=field.describe())
     else:
         kind = int if field.kind == "int" else float
         metavar = field.name.rsplit("_", 1)[-1].upper()
@@ -78,8 +80,12 @@ def load_store(path: Path | None) -> Any:
 def format_table(result: Result) -> str:
     """The records table, the tray and the coverage, as plain text."""
     policy = result["policy"]
+    question = result["question"]
+    read = [", ".join(question["terms"]), *(f"{term}: in no record, ignored" for term in question["dropped_terms"])]
     lines = [
-        f"Question: {result['question']['text']} ({result['question']['id']})",
+        f"Question: {question['text']} ({'your own question' if question['own'] else question['id']})",
+        f"Read as:  {'; '.join(part for part in read if part) or 'no terms'}"
+        + (f" (stop words removed: {', '.join(question['stop_words'])})" if question["stop_words"] else ""),
         "Policy:   " + " ".join(f"{name}={_flag_value(value)}" for name, value in policy.items()),
         "",
         f"{'ID':<6} {'words':>5} {'cosine':>7} {'score':>7}  outcome and reason",
@@ -92,11 +98,15 @@ def format_table(result: Result) -> str:
         lines.extend(" " * len(head) + more for more in wrapped[1:])
     tray = ", ".join(result["selected"]) or "(empty)"
     coverage = result["coverage"]
+    covered = (
+        "not measured: your own question has no declared supporting facts"
+        if question["own"]
+        else f"{coverage['found']} of {coverage['total']} supporting ({', '.join(coverage['supporting']) or 'none declared'})"
+    )
     lines += [
         "",
         f"Selected context: {tray}  ({result['words_used']} of {result['budget_words']} words)",
-        f"Coverage: {coverage['found']} of {coverage['total']} supporting "
-        f"({', '.join(coverage['supporting']) or 'none declared'})",
+        f"Coverage: {covered}",
     ]
     return "\n".join(lines)
 
@@ -104,6 +114,9 @@ def format_table(result: Result) -> str:
 def _flag_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and (not value or any(c.isspace() or c == '"' for c in value)):
+        # Quoted as JSON, so where a text ends (or that it is empty) is plain.
+        return json.dumps(value, ensure_ascii=False)
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

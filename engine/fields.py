@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
 
-FieldKind = Literal["choice", "bool", "number", "int"]
+FieldKind = Literal["choice", "bool", "number", "int", "text"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,10 @@ class Field:
     ``choices_from`` names the store list that supplies a choice field's values,
     ``choices`` lists fixed ones as (value, label) pairs. ``control`` is how the page
     shows it, ``unit`` the words it shows beside it, ``step`` the control's step.
+
+    A text field holds at most ``max_length`` characters. When it ``replaces`` a choice
+    field, a non-empty value is in force instead of that field's choice, and the choice
+    control offers one more option, labelled ``option``, that stands for the text.
     """
 
     name: str
@@ -38,8 +42,11 @@ class Field:
     maximum: float | None = None
     choices: tuple[tuple[str, str], ...] = ()
     choices_from: Literal["questions", "tenants"] | None = None
-    control: Literal["select", "checkbox", "number", "range"] = "number"
+    control: Literal["select", "checkbox", "number", "range", "text"] = "number"
     step: str = "any"
+    max_length: int | None = None
+    replaces: str | None = None
+    option: str = ""
 
     @property
     def flag(self) -> str:
@@ -54,7 +61,9 @@ class Field:
         return sorted(self.choices, key=lambda choice: choice[0] != self.default)
 
     def rule(self) -> str:
-        """The rule a number must follow, as messages on every side state it."""
+        """The rule a number or text must follow, as messages on every side state it."""
+        if self.kind == "text":
+            return f"must be at most {self.max_length} characters"
         kind = "a whole number" if self.kind == "int" else "a number"
         return f"must be {kind} from {self.minimum:g} to {self.maximum:g}"
 
@@ -66,6 +75,8 @@ class Field:
             return f"{self.help} (default: {'on' if self.default else 'off'})"
         if self.kind == "choice":
             return f"{self.help}: {', '.join(self.values)} (default: {self.default})"
+        if self.kind == "text":
+            return f"{self.help}, at most {self.max_length} characters (default: empty)"
         return f"{self.help}, {self.minimum:g} to {self.maximum:g} (default: {self.default:g})"
 
 
@@ -163,6 +174,19 @@ FIELDS: tuple[Field, ...] = (
         maximum=50,
         step="1",
     ),
+    Field(
+        "question_text",
+        "text",
+        "Your question",
+        "your own question: when not empty it is scored instead of the chosen question, "
+        "with control characters removed",
+        "",
+        unit="Scored like the store's questions, with the same words, stop words and weights. Up to 200 characters.",
+        control="text",
+        max_length=200,
+        replaces="question",
+        option="Your own question",
+    ),
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
@@ -226,6 +250,10 @@ def field_rows() -> list[dict[str, Any]]:
             row["choices"] = [list(choice) for choice in f.choices]
         if f.choices_from:
             row["choicesFrom"] = f.choices_from
+        if f.kind == "text":
+            row["maxLength"] = f.max_length
+        if f.replaces:
+            row |= {"replaces": f.replaces, "option": f.option}
         rows.append(row)
     return rows
 
@@ -247,6 +275,8 @@ def policy_schema() -> dict[str, Any]:
             spec["enum"] = list(f.values)
         elif f.kind == "choice":
             spec["type"] = "string"
+        elif f.kind == "text":
+            spec |= {"type": "string", "maxLength": f.max_length}
         else:
             spec |= {"type": "integer" if f.kind == "int" else "number", "minimum": f.minimum, "maximum": f.maximum}
         properties[f.name] = spec
@@ -258,7 +288,7 @@ def policy_schema() -> dict[str, Any]:
     }
 
 
-_JS_TYPES = {"choice": "string", "bool": "boolean", "number": "number", "int": "number"}
+_JS_TYPES = {"choice": "string", "bool": "boolean", "number": "number", "int": "number", "text": "string"}
 
 
 def tables_js() -> str:

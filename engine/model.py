@@ -9,6 +9,7 @@ TypedDicts; ``site/js/types.js`` mirrors them for the page.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -93,6 +94,7 @@ class Policy:
     recency_weight: float
     budget_words: int
     max_records: int
+    question_text: str
 
 
 # ---------------------------------------------------------------- result shapes
@@ -132,10 +134,16 @@ class RecordResult(TypedDict):
 
 
 class QuestionResult(TypedDict):
+    """The question in force and how it was read. ``own`` is a learner's own text (its id
+    is then empty); ``terms`` are its terms found in some record, ``dropped_terms`` those
+    found in none (they count for nothing), ``stop_words`` the stop words it contained."""
+
     id: str
     text: str
+    own: bool
     terms: list[str]
     dropped_terms: list[str]
+    stop_words: list[str]
 
 
 class Coverage(TypedDict):
@@ -255,6 +263,18 @@ def _show(value: Any) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     return "a list" if isinstance(value, list) else "an object"
+
+
+# Unicode category Cc: the C0 controls, DEL and the C1 controls. A fixed set, so the
+# page (state.js) strips exactly the same characters.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Half of a UTF-16 pair on its own: not a character, and no encoder can write it out.
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """A text field's value as the engine uses it: control characters removed."""
+    return CONTROL_CHARACTERS.sub("", value)
 
 
 def _is_number(value: Any) -> bool:
@@ -501,6 +521,18 @@ def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:
                 problems.add(where, f"must be true or false, not {_show(value)}")
                 return f.default
             return value
+        if f.kind == "text":
+            if not isinstance(value, str):
+                problems.add(where, f"must be text, not {_show(value)}")
+                return f.default
+            if _LONE_SURROGATE.search(value):
+                problems.add(where, "must be valid Unicode text (it holds half of a surrogate pair)")
+                return f.default
+            text = clean_text(value)
+            if len(text) > (f.max_length or 0):
+                problems.add(where, f"{f.rule()} (this one has {len(text)})")
+                return f.default
+            return text
         low, high = float(f.minimum or 0), float(f.maximum or 0)
         whole = f.kind == "int"
         if not _is_number(value) or (whole and not float(value).is_integer()) or not low <= value <= high:

@@ -33,7 +33,7 @@ from .model import (
 )
 from .pack import Candidate, pack, rank
 from .scope import ScopeChecker
-from .text import word_count
+from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
 
 dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
@@ -173,9 +173,13 @@ class Session:
             self._scores.move_to_end(text)
         return scores
 
+    def _asked(self, policy: Policy) -> str:
+        """The text of the question in force: the learner's own when given, else the chosen one's."""
+        return policy.question_text or self.store.question(policy.question).text
+
     def _terms_key(self, policy: Policy) -> str:
         """What the per-term parts depend on: the store and the question's text."""
-        return f"{self.name}:{self.store.question(policy.question).text}"
+        return f"{self.name}:{self._asked(policy)}"
 
     def _encoded_terms(self, key: str, scores: QuestionScores) -> str:
         """The per-term parts of every record as JSON text, encoded once per question."""
@@ -188,8 +192,7 @@ class Session:
 
     def _decide(self, policy: Policy) -> _Decisions:
         store = self.store
-        question = store.question(policy.question)
-        scores = self._question(question.text)
+        scores = self._question(self._asked(policy))
         weight = policy.recency_weight
         keep = 1.0 - weight  # blend(), inlined: this runs for every record on every change
         score = [keep * cos + weight * fresh for cos, fresh in zip(scores.cosines, self.recency, strict=True)]
@@ -207,7 +210,9 @@ class Session:
             i = candidate.position
             outcome[i], reason[i], ranks[i] = decision.outcome, decision.reason, decision.rank
         selected = [c.id for c in ranked if outcome[c.position] == "selected"]
-        supporting = list(question.supporting.get(policy.tenant, ()))
+        # An own question declares no supporting facts: nothing to cover, said as such.
+        own = bool(policy.question_text)
+        supporting = [] if own else list(store.question(policy.question).supporting.get(policy.tenant, ()))
         found = [rid for rid in supporting if rid in selected]
         return _Decisions(
             scores=scores,
@@ -222,15 +227,18 @@ class Session:
         )
 
     def _head(self, policy: Policy, d: _Decisions) -> dict[str, Any]:
-        question = self.store.question(policy.question)
+        own = bool(policy.question_text)
+        text = self._asked(policy)
         return {
             "engine_version": __version__,
             "policy": policy_dict(policy),
             "question": {
-                "id": question.id,
-                "text": question.text,
+                "id": "" if own else policy.question,
+                "text": text,
+                "own": own,
                 "terms": list(d.scores.terms),
                 "dropped_terms": list(d.scores.dropped),
+                "stop_words": stop_words_in(text),
             },
         }
 

@@ -35,6 +35,11 @@ def tokenize(text: str) -> list[str]:
     return [token for token in TOKEN_PATTERN.findall(text.lower()) if token not in stop]
 
 
+def stop_words_in(text: str) -> list[str]:
+    """The stop words a text contains, lowercased, each once, in order of appearance."""
+    return list(dict.fromkeys(token for token in TOKEN_PATTERN.findall(text.lower()) if token in STOP_WORDS))
+
+
 def term_counts(text: str) -> Counter[str]:
     """How often each index term occurs in the text (``Counter(tokenize(text))``)."""
     counts = Counter(TOKEN_PATTERN.findall(text.lower()))

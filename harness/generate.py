@@ -67,6 +67,12 @@ def policies(store: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
             return st.sampled_from(field.values)
         if field.kind == "bool":
             return st.booleans()
+        if field.kind == "text":
+            # Half the time the chosen question; otherwise a text of the store's question
+            # words (stop words and words found in no record among them).
+            words = sorted({word for question in store["questions"] for word in question["text"].split()})
+            own = st.lists(st.sampled_from(words), min_size=1, max_size=8).map(" ".join)
+            return st.just("") | own
         assert field.minimum is not None and field.maximum is not None
         high = min(field.maximum, SMALL_STORE_SPANS.get(field.name, field.maximum))
         # A whole default draws whole numbers too: records' ages are whole hours, and the

@@ -35,7 +35,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def assert_golden_case(case: dict[str, Any], store: Any) -> None:
-    """A golden case file holds: its tray, words used, every outcome and coverage."""
+    """A golden case file holds: its tray, words used, every outcome and coverage, and how
+    the question was read when the case says."""
     import engine
 
     assert case["description"].strip()
@@ -46,3 +47,5 @@ def assert_golden_case(case: dict[str, Any], store: Any) -> None:
     assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
     coverage = result["coverage"]
     assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
+    for name, value in expected.get("question", {}).items():
+        assert result["question"][name] == value, name

@@ -55,6 +55,7 @@ def test_json_output_equals_the_engine_result() -> None:
         "recency_weight": 0.25,
         "budget_words": 30,
         "max_records": 2,
+        "question_text": "",
     }
     assert result["selected"][0] == "M9"
 

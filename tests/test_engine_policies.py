@@ -34,6 +34,7 @@ def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> Non
         "recency_weight": 0.0,
         "budget_words": 40,
         "max_records": 3,
+        "question_text": "",
     }
 
 

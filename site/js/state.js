@@ -9,17 +9,20 @@ import { FIELD_TABLE } from "./tables.js";
 /**
  * @typedef {object} FieldRow  one row of engine/fields.py's table, as field_rows() writes it
  * @property {string} name
- * @property {"choice" | "bool" | "number" | "int"} kind
+ * @property {"choice" | "bool" | "number" | "int" | "text"} kind
  * @property {string} label  the control's accessible name
  * @property {string} help
  * @property {string} unit
- * @property {"select" | "checkbox" | "number" | "range"} control
+ * @property {"select" | "checkbox" | "number" | "range" | "text"} control
  * @property {string | number | boolean | null} default  null: the store's first entry
  * @property {number} [min]
  * @property {number} [max]
  * @property {string} [step]
  * @property {string[][]} [choices]  fixed [value, label] pairs
  * @property {"questions" | "tenants"} [choicesFrom]  the store list that supplies the choices
+ * @property {number} [maxLength]  a text field's limit, in characters (code points)
+ * @property {string} [replaces]  the choice field a non-empty text is in force instead of
+ * @property {string} [option]  the label of the option that choice control gets for the text
  */
 
 /**
@@ -32,8 +35,13 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {{value: string, label: string}[]} [options]  as the control lists them
  * @property {number} [min]
  * @property {number} [max]
+ * @property {number} [maxLength]
+ * @property {keyof Policy} [replaces]
  * @property {string | number | boolean} default
  */
+
+/** The value of the option a choice control offers for a text field that replaces it. */
+export const OWN_OPTION = "";
 
 /**
  * The policy fields for a given store: questions and tenants come from the store.
@@ -46,6 +54,7 @@ export function policyFields(store, table = FIELD_TABLE) {
     questions: store.questions.map((q) => ({ value: q.id, label: q.text })),
     tenants: store.tenants.map((t) => ({ value: t.id, label: t.label })),
   };
+  const texts = table.filter((row) => row.replaces);
   return table.map((row) => {
     /** @type {Field} */
     const field = {
@@ -62,8 +71,11 @@ export function policyFields(store, table = FIELD_TABLE) {
       // control lists its default first.
       if (row.default === null) field.default = field.choices[0];
       field.options = [...listed.filter((o) => o.value === field.default), ...listed.filter((o) => o.value !== field.default)];
+      // After the store's own choices: the text field in force instead of this one.
+      for (const text of texts.filter((t) => t.replaces === row.name)) field.options.push({ value: OWN_OPTION, label: text.option ?? text.label });
     }
     if (row.min !== undefined) Object.assign(field, { min: row.min, max: row.max });
+    if (row.kind === "text") Object.assign(field, { maxLength: row.maxLength, replaces: row.replaces });
     return field;
   });
 }
@@ -74,6 +86,15 @@ export function defaultPolicy(fields) {
 }
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
+// Unicode category Cc (C0 controls, DEL, C1 controls): the set engine/model.py strips.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+// Half of a UTF-16 pair on its own, which the engine refuses as not being text.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** A text field's value as the engine uses it: control characters removed. @param {string} text */
+export function cleanText(text) {
+  return text.replace(CONTROL_CHARACTERS, "");
+}
 
 /**
  * Parse one text value for a field; returns the value or a rule the text broke.
@@ -91,6 +112,13 @@ export function parseValue(field, text) {
       if (text === "true") return { ok: true, value: true };
       if (text === "false") return { ok: true, value: false };
       return { ok: false, rule: "must be true or false" };
+    case "text": {
+      if (LONE_SURROGATE.test(text)) return { ok: false, rule: "must be valid Unicode text" };
+      const value = cleanText(text);
+      // Characters as Python counts them (code points), not UTF-16 units.
+      if ([...value].length > /** @type {number} */ (field.maxLength)) return { ok: false, rule: `must be at most ${field.maxLength} characters` };
+      return { ok: true, value };
+    }
     default: {
       const whole = field.kind === "int";
       const rule = `must be ${whole ? "a whole number" : "a number"} from ${field.min} to ${field.max}`;
@@ -107,6 +135,41 @@ export function parseValue(field, text) {
 /** @param {string} text */
 function shorten(text) {
   return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/** What a notice says a field falls back to. @param {Field} field */
+function fallback(field) {
+  return field.default === "" ? "the default (empty)" : `the default, ${field.default}`;
+}
+
+/**
+ * A parameter's values as written in the query string, still percent-encoded.
+ * URLSearchParams turns a malformed escape into U+FFFD silently; a text field needs to
+ * tell that apart from what was meant.
+ * @param {string} search @param {string} name
+ */
+function rawValues(search, name) {
+  const values = [];
+  for (const pair of search.replace(/^\?/, "").split("&")) {
+    const at = pair.indexOf("=");
+    const key = at < 0 ? pair : pair.slice(0, at);
+    try {
+      if (decodeURIComponent(key.replace(/\+/g, " ")) === name) values.push(at < 0 ? "" : pair.slice(at + 1));
+    } catch {
+      // A malformed key is no known parameter; readQuery names it as unknown.
+    }
+  }
+  return values;
+}
+
+/** @param {string} raw */
+function wellEncoded(raw) {
+  try {
+    decodeURIComponent(raw.replace(/\+/g, " "));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -126,14 +189,18 @@ export function readQuery(search, fields, otherParams = []) {
     const values = params.getAll(field.name);
     if (values.length === 0) continue;
     if (values.length > 1) {
-      notices.push(`The link gives ${field.name} ${values.length} times; using the default, ${field.default}.`);
+      notices.push(`The link gives ${field.name} ${values.length} times; using ${fallback(field)}.`);
+      continue;
+    }
+    if (field.kind === "text" && !rawValues(search, field.name).every(wellEncoded)) {
+      notices.push(`The link's ${field.name} is not validly encoded text (a broken %-escape); using ${fallback(field)}.`);
       continue;
     }
     const parsed = parseValue(field, values[0]);
     if (parsed.ok) {
       /** @type {Record<string, unknown>} */ (policy)[field.name] = parsed.value;
     } else {
-      notices.push(`The link's ${field.name}=“${shorten(values[0])}” ${parsed.rule}; using the default, ${field.default}.`);
+      notices.push(`The link's ${field.name}=“${shorten(values[0])}” ${parsed.rule}; using ${fallback(field)}.`);
     }
   }
   const known = new Set([...fields.map((f) => f.name), ...otherParams]);
@@ -143,14 +210,17 @@ export function readQuery(search, fields, otherParams = []) {
 }
 
 /**
- * The query string for a policy, fields in table order, plus other parameters.
+ * The query string for a policy, fields in table order, plus other parameters. An empty
+ * text field is left out: it is the default, and links made before it existed stay the same.
  * @param {Policy} policy
  * @param {Field[]} fields
  * @param {Record<string, string>} [extra]
  */
 export function writeQuery(policy, fields, extra = {}) {
   const params = new URLSearchParams();
-  for (const field of fields) params.set(field.name, String(policy[field.name]));
+  for (const field of fields) {
+    if (field.kind !== "text" || policy[field.name] !== "") params.set(field.name, String(policy[field.name]));
+  }
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
   return `?${params.toString()}`;
 }

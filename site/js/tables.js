@@ -12,6 +12,7 @@
  * @property {number} recency_weight  Recency weight
  * @property {number} budget_words  Context word budget
  * @property {number} max_records  Maximum retrieved records
+ * @property {string} question_text  Your question
  */
 
 /** @type {readonly import('./state.js').FieldRow[]} */
@@ -132,6 +133,18 @@ export const FIELD_TABLE = Object.freeze([
     "min": 1,
     "max": 50,
     "step": "1"
+  },
+  {
+    "name": "question_text",
+    "kind": "text",
+    "label": "Your question",
+    "help": "your own question: when not empty it is scored instead of the chosen question, with control characters removed",
+    "unit": "Scored like the store's questions, with the same words, stop words and weights. Up to 200 characters.",
+    "control": "text",
+    "default": "",
+    "maxLength": 200,
+    "replaces": "question",
+    "option": "Your own question"
   }
 ]);
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { defaultPolicy, policyFields, readQuery, writeQuery } from "../../site/js/state.js";
+import { OWN_OPTION, defaultPolicy, parseValue, policyFields, readQuery, writeQuery } from "../../site/js/state.js";
 
 const store = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
 const fields = policyFields(store);
@@ -20,6 +20,7 @@ const BAD = {
   recency_weight: ["1.5", "-0.1", "half", "0x1"],
   budget_words: ["501", "-1", "9.5", "nine", " "],
   max_records: ["0", "51", "2.5", "many"],
+  question_text: ["x".repeat(201), "é".repeat(150) + "\u0007".repeat(20) + "ü".repeat(51)],
 };
 
 for (const [name, values] of Object.entries(BAD)) {
@@ -52,4 +53,46 @@ test("unknown parameters are named; parameters owned by the page are not", () =>
   const { notices } = readQuery("?embed=1&colour=blue", fields, ["embed"]);
   assert.equal(notices.length, 1);
   assert.match(notices[0], /colour/);
+});
+
+// ---------------------------------------------------------------- question_text
+
+const textField = /** @type {any} */ (fields.find((f) => f.name === "question_text"));
+
+test("an empty question_text stays out of the link; any other text is in it and reads back", () => {
+  assert.equal(writeQuery(defaults, fields).includes("question_text"), false);
+  for (const text of ["Where do our servers live?", "a&b=c + d%20?#", "<img src=x onerror=alert(1)>", "😀".repeat(200), "   "]) {
+    const policy = { ...defaults, question_text: text };
+    const query = writeQuery(policy, fields);
+    assert.ok(query.includes("question_text="));
+    assert.deepEqual(readQuery(query, fields), { policy, notices: [] });
+  }
+});
+
+test("question_text: control characters are stripped, then at most 200 characters (code points)", () => {
+  assert.deepEqual(parseValue(textField, "pend\u0007ing\u0000 review\u009f\n"), { ok: true, value: "pending review" });
+  assert.deepEqual(parseValue(textField, `${"a".repeat(200)}${"\u001b".repeat(50)}`), { ok: true, value: "a".repeat(200) });
+  assert.deepEqual(parseValue(textField, "😀".repeat(200)), { ok: true, value: "😀".repeat(200) });
+  assert.deepEqual(parseValue(textField, "😀".repeat(201)), { ok: false, rule: "must be at most 200 characters" });
+  assert.deepEqual(parseValue(textField, "half \ud800 a pair"), { ok: false, rule: "must be valid Unicode text" });
+  const { policy, notices } = readQuery("?question_text=pend%07ing+review", fields);
+  assert.equal(policy.question_text, "pending review");
+  assert.deepEqual(notices, []);
+});
+
+test("a link whose question_text is not validly encoded falls back with a notice naming it", () => {
+  for (const raw of ["%E0%A4%A", "caf%E9", "%ED%A0%80", "abc%"]) {
+    const { policy, notices } = readQuery(`?question_text=${raw}&budget_words=9`, fields);
+    assert.deepEqual(policy, { ...defaults, budget_words: 9 });
+    assert.equal(notices.length, 1);
+    assert.match(notices[0], /question_text is not validly encoded text.*using the default \(empty\)/);
+  }
+});
+
+test("the Question control offers the store's questions, then one option for your own question", () => {
+  const question = /** @type {any} */ (fields.find((f) => f.name === "question"));
+  assert.deepEqual(question.options.at(-1), { value: OWN_OPTION, label: "Your own question" });
+  assert.deepEqual(question.options.slice(0, -1).map((/** @type {any} */ o) => o.value), store.questions.map((/** @type {any} */ q) => q.id));
+  assert.equal(question.choices.includes(OWN_OPTION), false, "a link cannot choose the option itself");
+  assert.equal(textField.replaces, "question");
 });

@@ -1,0 +1,210 @@
+"""A learner's own question (policy field question_text): parsed with its limits, scored
+by the same engine as a fixed question, read back term by term, honest about coverage,
+and never a traceback, whatever the text."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.session import dumps
+from tests.conftest import FIXTURES, GOLDEN_FILES, ROOT, load_json
+
+STORE = load_json(FIXTURES / "store.json")
+
+
+def run(policy: dict[str, Any]) -> Any:
+    return engine.run({"store": STORE, "policy": policy})
+
+
+def open_session() -> engine.Session:
+    opening = engine.open_json(json.dumps(STORE))
+    assert opening.session is not None
+    return opening.session
+
+
+def test_empty_text_keeps_the_fixed_question_in_force() -> None:
+    """The default, "", asks the chosen question: same result as before the field existed."""
+    fixed = run({"question": "timeout-incident"})
+    assert fixed["policy"]["question_text"] == ""
+    assert fixed["question"]["id"] == "timeout-incident" and fixed["question"]["own"] is False
+    assert fixed["question"]["text"] == "What caused the checkout timeout incident?"
+    assert fixed["question"]["stop_words"] == ["what", "the"]
+    assert (fixed["coverage"]["found"], fixed["coverage"]["total"]) == (0, 1)
+
+
+def test_own_text_is_scored_with_the_same_terms_vocabulary_and_idf() -> None:
+    """An own question with a fixed question's text gets exactly its cosines and parts."""
+    fixed = run({"question": "timeout-incident", "store": "all", "previous_sessions": True})
+    own = run(
+        {
+            "question": "deployment-region",
+            "question_text": "What caused the checkout timeout incident?",
+            "store": "all",
+            "previous_sessions": True,
+        }
+    )
+    assert own["question"]["own"] is True and own["question"]["id"] == ""
+    assert own["question"]["terms"] == fixed["question"]["terms"]
+    for mine, theirs in zip(own["records"], fixed["records"], strict=True):
+        assert (mine["cosine"], mine["terms"], mine["outcome"]) == (
+            theirs["cosine"],
+            theirs["terms"],
+            theirs["outcome"],
+        )
+    assert own["selected"] == fixed["selected"]
+
+
+def test_coverage_of_an_own_question_is_nothing_declared() -> None:
+    """An own question has no supporting facts: found 0 of total 0, even with M2 in the tray."""
+    own = run({"question_text": "Which region?", "store": "semantic", "previous_sessions": True})
+    assert own["selected"] == ["M2"]
+    assert own["coverage"] == {"found": 0, "total": 0, "supporting": [], "found_ids": []}
+
+
+def test_the_question_is_read_back_term_by_term() -> None:
+    """Terms after lowercasing and stop words, the terms in no record, the stop words removed."""
+    question = run({"question_text": "Where do we DEPLOY production, not Frankfurt?"})["question"]
+    assert question["terms"] == ["frankfurt", "production"]
+    assert question["dropped_terms"] == ["deploy"]
+    assert question["stop_words"] == ["where", "do", "we", "not"]
+
+
+def test_control_characters_are_stripped_before_the_length_is_counted() -> None:
+    text = "pend\u0007ing\u0000 review\u009f" + "\x1b" * 300
+    result = run({"question_text": text})
+    assert result["policy"]["question_text"] == "pending review"
+    assert result["question"]["text"] == "pending review"
+    assert run({"question_text": "x" * 200})["policy"]["question_text"] == "x" * 200
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("x" * 201, "policy.question_text: must be at most 200 characters (this one has 201)"),
+        ("é" * 150 + "\t" * 10 + "ü" * 51, "policy.question_text: must be at most 200 characters (this one has 201)"),
+        (42, "policy.question_text: must be text, not 42"),
+        (None, "policy.question_text: must be text, not null"),
+        (["a"], "policy.question_text: must be text, not a list"),
+        ("half \ud800 a pair", "policy.question_text: must be valid Unicode text"),
+    ],
+)
+def test_bad_text_is_refused_naming_the_field(value: Any, message: str) -> None:
+    error = run({"question_text": value})["error"]
+    assert error["name"] == "InvalidPolicy"
+    assert error["message"].startswith(message)
+
+
+def test_a_session_keys_per_term_parts_by_the_text_in_force() -> None:
+    """Each own text is its own question: the page never reuses another text's parts."""
+    session = open_session()
+    fixed = json.loads(session.answer_json(json.dumps({})))
+    own = json.loads(session.answer_json(json.dumps({"question_text": "pending review"})))
+    assert fixed["terms_key"].endswith(":Which region is our production deployment in?")
+    assert own["terms_key"] == f"{session.name}:pending review"
+    held = json.loads(session.answer_json(json.dumps({"question_text": "pending review"}), own["terms_key"]))
+    assert held["terms"] is None and held["question"] == own["question"]
+
+
+def test_every_step_of_ask_it_your_way_is_a_golden_case() -> None:
+    """The guide's Look-for lines are held by golden cases with the very same policies."""
+    guide = next(g for g in STORE["guides"] if g["id"] == "ask-it-your-way")
+    assert guide["title"] == "Ask it your way" and len(guide["steps"]) == 3
+    golden = [load_json(path)["policy"] for path in GOLDEN_FILES]
+    for step in guide["steps"]:
+        assert step["policy"] in golden, step["title"]
+        assert step["policy"]["question_text"]
+
+
+def test_the_command_line_takes_and_reports_an_own_question() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", "--question-text", "Where do we deploy production?", "--store", "all"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "Question: Where do we deploy production? (your own question)" in out.stdout
+    assert "Read as:  production; deploy: in no record, ignored (stop words removed: where, do, we)" in out.stdout
+    assert 'question_text="Where do we deploy production?"' in out.stdout
+    assert "Coverage: not measured: your own question has no declared supporting facts" in out.stdout
+    as_json = subprocess.run(
+        [sys.executable, "-m", "engine", "--question-text", "pending\treview", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    result = json.loads(as_json.stdout)
+    assert result["policy"]["question_text"] == "pendingreview" and result["question"]["own"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--question-text", "x" * 201), "policy.question_text: must be at most 200 characters (this one has 201)"),
+        # A byte that is not UTF-8 reaches Python as half of a surrogate pair.
+        (("--question-text", b"caf\xe9"), "policy.question_text: must be valid Unicode text"),
+    ],
+)
+def test_the_command_line_refuses_bad_text_in_one_line(args: tuple[Any, ...], message: str) -> None:
+    out = subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, cwd=ROOT)
+    stderr = out.stderr.decode("utf-8", "replace")
+    assert out.returncode == 2 and out.stdout == b""
+    assert len(stderr.strip().splitlines()) == 1 and message in stderr, stderr
+
+
+# ------------------------------------------------------------------ any text at all
+
+# Words of the store, stop words and control characters, so generated texts often match
+# records, besides arbitrary Unicode (surrogates included).
+PIECES = st.sampled_from(
+    ["deployment", "Region", "frankfurt", "not", "the", "INC-42", " ", "  ", "\t", "\n", "\x00", "\x7f", "\x85", "?"]
+)
+ANY_TEXT = st.one_of(
+    st.text(st.characters(exclude_categories=()), max_size=200),
+    st.lists(PIECES | st.characters(exclude_categories=()), max_size=120).map("".join),
+)
+
+
+def check_answer(text: str, answer: dict[str, Any]) -> None:
+    """A valid answer scores the cleaned text; an error object names question_text and why."""
+    if "error" in answer:
+        assert set(answer) == {"error"}
+        problem = answer["error"]["problems"][0]
+        assert problem["path"] == "policy.question_text"
+        assert problem["message"].startswith(("must be at most 200 characters", "must be valid Unicode text"))
+        return
+    cleaned = "".join(c for c in text if not (c < "\x20" or "\x7f" <= c <= "\x9f"))
+    assert len(cleaned) <= 200
+    assert answer["policy"]["question_text"] == cleaned
+    assert answer["question"]["own"] is bool(cleaned)
+    assert answer["coverage"]["total"] == (0 if cleaned else 1)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=ANY_TEXT)
+def test_any_text_gives_a_result_or_a_clear_error_in_run(text: str) -> None:
+    result = engine.run({"store": STORE, "policy": {"question_text": text}})
+    check_answer(text, result)  # type: ignore[arg-type]
+    # What the command line prints with --json, and the page's JSON, can always be written.
+    dumps(result).encode("utf-8")
+    json.dumps(result, ensure_ascii=False, indent=2).encode("utf-8")
+
+
+SESSION = open_session()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=ANY_TEXT, have=st.booleans())
+def test_any_text_gives_a_result_or_a_clear_error_in_answer_json(text: str, have: bool) -> None:
+    policy_text = json.dumps({"question_text": text, "store": "all", "previous_sessions": True})
+    reply = SESSION.answer_json(policy_text, f"{SESSION.name}:{text}" if have else "")
+    reply.encode("utf-8")  # crosses into JavaScript as text
+    check_answer(text, json.loads(reply))
