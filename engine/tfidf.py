@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from .model import TermPart
@@ -68,20 +69,28 @@ def smoothed_idf(n_documents: int, document_frequency: int) -> float:
     return math.log((1 + n_documents) / (1 + document_frequency)) + 1.0
 
 
+# 1 + ln(count) for the counts most terms have, computed once: building an index needs
+# it for every term of every record.
+_SMALL_TF = (0.0, *(1.0 + math.log(count) for count in range(1, 64)))
+
+
 def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) -> Vector:
     # fsum is correctly rounded, so the order of terms cannot change the length. The
-    # expression is sublinear_tf(count) * idf[term], inlined: this loop runs once per
-    # term of every record when a store is first indexed.
-    length = math.sqrt(math.fsum([((1.0 + log(count)) * idf[term]) ** 2 for term, count in counts.items()]))
+    # expression is sublinear_tf(count) * idf[term], inlined (the same floats).
+    small = _SMALL_TF
+    length = math.sqrt(
+        math.fsum(
+            [((small[count] if count < 64 else 1.0 + log(count)) * idf[term]) ** 2 for term, count in counts.items()]
+        )
+    )
     return Vector(counts, length)
 
 
 def build_index(texts: tuple[str, ...]) -> Index:
     """Fit the vocabulary and idf on every record text."""
     token_counts = [term_counts(text) for text in texts]
-    document_frequency: Counter[str] = Counter()
-    for counts in token_counts:
-        document_frequency.update(counts.keys())
+    # Iterating a record's counts yields each of its terms once: their tally is the df.
+    document_frequency = Counter(chain.from_iterable(token_counts))
     n = len(texts)
     frequencies = dict(sorted(document_frequency.items()))
     idf = {term: smoothed_idf(n, df) for term, df in frequencies.items()}

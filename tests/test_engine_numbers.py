@@ -163,3 +163,11 @@ def test_query_vector_ignores_terms_outside_the_vocabulary() -> None:
     plain, _ = query_vector(index, "pear")
     assert with_extra.counts == plain.counts and with_extra.length == plain.length
     assert dropped == ["kiwi"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=200))
+def test_ascii_text_is_tokenized_as_the_unicode_pattern_does(text: str) -> None:
+    """The faster ASCII path finds exactly scikit-learn's token_pattern tokens."""
+    lowered = text.lower()
+    assert engine.text.tokens(lowered) == engine.text.TOKEN_PATTERN.findall(lowered)
