@@ -11,6 +11,7 @@ import {
   renderGuides,
   renderOptions,
   renderPredictionChoices,
+  renderReading,
   renderTableRows,
   renderTray,
 } from "../site/js/render.js";
@@ -29,6 +30,7 @@ const fragments = {
   breakdown: renderBreakdown(result, chosenId),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
+  reading: renderReading(result.question),
 };
 const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));
 // Each choice control's options, as the page lists them.

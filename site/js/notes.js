@@ -106,7 +106,7 @@ export function exportMarkdown(notebook, context) {
     "",
   ];
   if (context.settings?.length) {
-    parts.push("## Current settings", "", ...context.settings.map((s) => `- ${s.name} (${s.label}): ${s.value}`), "");
+    parts.push("## Current settings", "", ...context.settings.map((s) => `- ${s.name} (${s.label}): ${s.value === "" ? "(empty)" : s.value}`), "");
   }
   parts.push(
     "## Notebook",

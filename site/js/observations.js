@@ -32,7 +32,8 @@ export function snapshot(result) {
  * @param {Snapshot} after
  */
 export function compare(before, after) {
-  const names = /** @type {(keyof Policy)[]} */ (Object.keys(after.policy));
+  // A baseline saved before a field existed does not name it: nothing to compare.
+  const names = /** @type {(keyof Policy)[]} */ (Object.keys(after.policy)).filter((name) => name in before.policy);
   return {
     settings: names
       .filter((name) => before.policy[name] !== after.policy[name])
@@ -60,7 +61,9 @@ export function checkPrediction(predicted, result) {
 
 /** @param {unknown} value */
 function show(value) {
-  return typeof value === "boolean" ? (value ? "true" : "false") : String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  // Text as JSON writes it, so its end (or that it is empty) is plain.
+  return typeof value === "string" && (value === "" || /[\s"]/.test(value)) ? JSON.stringify(value) : String(value);
 }
 
 /**
@@ -75,6 +78,7 @@ export function observation(result, link, when) {
     time: when.toISOString(),
     link,
     question: result.question.text,
+    own: result.question.own,
     policy: { ...result.policy },
     tray: result.selected.map((id) => ({ id, words: byId[id].words, text: byId[id].text })),
     words_used: result.words_used,
@@ -87,12 +91,13 @@ export function observation(result, link, when) {
 export function observationText(o) {
   const settings = Object.entries(o.policy).map(([k, v]) => `${k}=${show(v)}`).join(" ");
   const tray = o.tray.length ? o.tray.map((t) => `${t.id} (${t.words} words)`).join(", ") : "empty";
+  const coverage = o.own ? "coverage not measured (your own question declares no supporting facts)" : `coverage ${o.coverage.found} of ${o.coverage.total}`;
   const lines = [
     `### Observation ${o.time.replace("T", " ").slice(0, 16)} UTC`,
-    `Question: ${o.question}`,
+    `${o.own ? "Your own question" : "Question"}: ${o.question}`,
     `Settings: ${settings}`,
     `Link: ${o.link}`,
-    `Tray: ${tray}; ${o.words_used} of ${o.policy.budget_words} words; coverage ${o.coverage.found} of ${o.coverage.total}`,
+    `Tray: ${tray}; ${o.words_used} of ${o.policy.budget_words} words; ${coverage}`,
     "Exclusions:",
     ...o.exclusions.map((e) => `- ${e.id} ${e.outcome}: ${e.reason}`),
   ];

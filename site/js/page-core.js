@@ -19,6 +19,11 @@ import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "
 // missing after this long, or one that must wait for Python to start, is marked.
 export const PENDING_AFTER_MS = 150;
 
+// Typing a question shows each keystroke's result at once, but replays the inspection
+// only once the learner stops: when no keystroke has come for this long, or on Enter or
+// leaving the box. A replay on every keystroke would keep sending the view back to stage 1.
+export const TYPING_PAUSE_MS = 600;
+
 /**
  * @typedef {object} State
  * @property {any} store                  the active store: the site's own, or one the learner opened
@@ -37,6 +42,7 @@ export const PENDING_AFTER_MS = 150;
  * @property {boolean} pending            the views are marked as showing an older result
  * @property {number | null} pendingDue   the request whose pending mark waits for PENDING_AFTER_MS
  * @property {boolean} replayOnAnswer     a policy change: the inspection replays once its result is shown
+ * @property {number | null} typing       the request of the last keystroke, while its replay waits for a pause
  * @property {boolean} predictionMade
  * @property {boolean} guideActive        a guided step is applied: reaching its final stage completes an LMS activity
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
@@ -49,7 +55,9 @@ export const PENDING_AFTER_MS = 150;
 /**
  * @typedef {{type: "start", notices: string[]}
  *   | {type: "engine-status", status: import("./engine-client.js").Status}
- *   | {type: "controls-changed", policy: Policy, at: number}
+ *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean}
+ *   | {type: "typing-paused", seq: number}
+ *   | {type: "question-committed"}
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
  *   | {type: "request-failed", seq: number}
  *   | {type: "pending-due", seq: number}
@@ -75,6 +83,7 @@ export const PENDING_AFTER_MS = 150;
  *   | {type: "open-store"}
  *   | {type: "request", seq: number, policy: Policy}
  *   | {type: "pending-timer", seq: number, ms: number}
+ *   | {type: "typing-timer", seq: number, ms: number}
  *   | {type: "pending", on: boolean}
  *   | {type: "mark", name: string}
  *   | {type: "measure", start: number}
@@ -144,6 +153,7 @@ export function initialState({ boot, remembered, search, notes }) {
     pending: false,
     pendingDue: null,
     replayOnAnswer: false,
+    typing: null,
     predictionMade: false,
     guideActive: false,
     engine: "prerendered",
@@ -180,7 +190,19 @@ export function update(state, event) {
       return engineStatus(state, event.status);
     case "controls-changed":
       if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
-      return step((effects) => applyPolicy({ ...state, guideActive: false }, event.policy, event.at, effects));
+      return step((effects) => {
+        const next = applyPolicy({ ...state, guideActive: false }, event.policy, event.at, effects);
+        if (!event.typing) return next;
+        effects.push({ type: "typing-timer", seq: next.sequence, ms: TYPING_PAUSE_MS });
+        return { ...next, replayOnAnswer: false, typing: next.sequence };
+      });
+    case "typing-paused":
+      // Only the last keystroke's timer counts: each keystroke starts its own.
+      if (state.typing !== event.seq) return { state, effects: [] };
+      return step((effects) => typingDone(state, effects));
+    case "question-committed":
+      if (state.typing === null) return { state, effects: [] };
+      return step((effects) => typingDone(state, effects));
     case "answer":
       return catchUpAddress(answer(state, event), event.seq);
     case "request-failed":
@@ -307,7 +329,8 @@ function request(state, effects) {
  * @param {State} state @param {Policy} policy @param {number} at @param {Effect[]} effects
  */
 function applyPolicy(state, policy, at, effects) {
-  let next = { ...state, policy, inputAt: at, replayOnAnswer: true, addressBehind: true };
+  // Any change but a keystroke replays the inspection once answered, which settles typing too.
+  let next = { ...state, policy, inputAt: at, replayOnAnswer: true, addressBehind: true, typing: null };
   // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
   effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
   next = request(next, effects);
@@ -316,6 +339,19 @@ function applyPolicy(state, policy, at, effects) {
   if (next.engine !== "ready") next = writeAddress(next, effects);
   effects.push({ type: "refresh-share" });
   return next;
+}
+
+/**
+ * Typing has paused or been committed: the inspection replays once, now if the last
+ * keystroke's result is shown already, else as soon as it is.
+ * @param {State} state @param {Effect[]} effects
+ */
+function typingDone(state, effects) {
+  if (samePolicy(state.policy, state.shown.policy, state.fields)) {
+    effects.push({ type: "restart-inspection" });
+    return { ...state, typing: null };
+  }
+  return { ...state, typing: null, replayOnAnswer: true };
 }
 
 /**
@@ -371,7 +407,7 @@ function guideStep(state, settings, at) {
     let next = state;
     if (!samePolicy(policy, state.policy, state.fields)) next = applyPolicy(next, policy, at, effects);
     else effects.push({ type: "restart-inspection" });
-    return { ...next, guideActive: true };
+    return { ...next, guideActive: true, typing: null };
   });
 }
 

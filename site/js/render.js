@@ -131,8 +131,9 @@ export function renderTray(result, tenantLabels) {
   const tenant = tenantLabels[result.policy.tenant] ?? result.policy.tenant;
   const items = result.selected.map((id) => byId[id]);
   const missing = cov.supporting.filter((id) => !cov.found_ids.includes(id));
-  const coverageText =
-    cov.total === 0
+  const coverageText = result.question.own
+    ? "Your own question has no declared supporting facts, so there is nothing to cover: judge the tray by reading it."
+    : cov.total === 0
       ? `No supporting fact is declared for ${tenant} on this question.`
       : `${cov.found} of ${cov.total} supporting fact${cov.total === 1 ? "" : "s"} for ${tenant} selected` +
         (cov.found_ids.length ? ` (${cov.found_ids.join(", ")})` : "") +
@@ -147,6 +148,24 @@ ${
     : html`<p class="tray-empty">The tray is empty: no in-scope record fit. The table below says why each record stayed out.</p>`
 }
 <p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>`;
+}
+
+/**
+ * How the question in force was read: its terms after lowercasing and stop words, each
+ * term that no record uses (it counts for nothing), and the stop words removed.
+ * @param {Result["question"]} q
+ */
+export function renderReading(q) {
+  const found = q.terms.length
+    ? html`<span class="read-terms">${q.terms.join(", ")}</span>`
+    : html`no term that any record uses`;
+  const ignored = q.dropped_terms.length
+    ? html`<ul class="read-ignored">${q.dropped_terms.map((term) => html`<li><span class="read-term">${term}</span>: in no record, ignored</li>`)}</ul>`
+    : "";
+  const stop = q.stop_words.length ? html`<p class="read-stop">Stop words removed: ${q.stop_words.join(", ")}</p>` : "";
+  // A fixed question is named: with Your own question chosen and its box empty, it is the one in force.
+  const head = q.own ? html`<strong>Your question reads as</strong>` : html`<strong>“${q.text}” reads as</strong>`;
+  return html`<p class="read-head">${head} ${found}</p>${ignored}${stop}`;
 }
 
 /**
@@ -216,7 +235,7 @@ export function renderVerdict(check, predicted) {
 }
 
 /** @param {unknown} value */
-const setting = (value) => (typeof value === "boolean" ? (value ? "on" : "off") : String(value));
+const setting = (value) => (typeof value === "boolean" ? (value ? "on" : "off") : value === "" ? "(empty)" : String(value));
 
 /**
  * Baseline beside the current result: differing settings, trays, outcome changes.
@@ -229,7 +248,7 @@ export function renderComparison(before, after, diff) {
   const side = (/** @type {string} */ title, /** @type {import("./observations.js").Snapshot} */ s) => html`<div class="side">
   <h4>${title}</h4>
   <p><strong>Tray:</strong> ${tray(s)}</p>
-  <p>${s.words_used} of ${s.budget_words} words · coverage ${s.coverage.found} of ${s.coverage.total}</p>
+  <p>${s.words_used} of ${s.budget_words} words · ${s.policy.question_text ? "coverage not measured (your own question)" : `coverage ${s.coverage.found} of ${s.coverage.total}`}</p>
 </div>`;
   const settings = diff.settings.length
     ? html`<table class="diff"><caption>Settings that differ</caption><thead><tr><th scope="col">Setting</th><th scope="col">Baseline</th><th scope="col">Current</th></tr></thead><tbody>${diff.settings.map(

@@ -41,7 +41,8 @@
  * @typedef {object} Result
  * @property {string} engine_version
  * @property {Policy} policy
- * @property {{id: string, text: string, terms: string[], dropped_terms: string[]}} question
+ * @property {{id: string, text: string, own: boolean, terms: string[], dropped_terms: string[], stop_words: string[]}} question
+ *   the question in force: own is a learner's own text (its id is then "")
  * @property {RecordResult[]} records
  * @property {string[]} ranked
  * @property {string[]} selected

@@ -10,10 +10,11 @@ import {
   renderGuides,
   renderOptions,
   renderPredictionChoices,
+  renderReading,
   renderTray,
   tableRowItems,
 } from "./render.js";
-import { parseValue } from "./state.js";
+import { OWN_OPTION, parseValue } from "./state.js";
 
 /** @typedef {import("./types.js").Result} Result */
 /** @typedef {import("./types.js").Policy} Policy */
@@ -99,7 +100,26 @@ export function writeControls(policy, fields) {
     } else if (element.value !== String(value)) element.value = String(value);
     setFieldError(field.name, "");
   }
+  // A text in force instead of a choice shows as that choice's own option.
+  for (const field of fields) {
+    if (field.replaces && policy[field.name] !== "") control(field.replaces).value = OWN_OPTION;
+  }
   showSliderValues(policy, fields);
+  showTextControls(fields);
+}
+
+/**
+ * A text field that replaces a choice (your own question) is shown while its option is
+ * chosen, or while it holds text.
+ * @param {Field[]} fields
+ */
+function showTextControls(fields) {
+  for (const field of fields) {
+    if (!field.replaces) continue;
+    const box = control(field.name);
+    const active = control(field.replaces).value === OWN_OPTION || box.value !== "";
+    box.closest(".control")?.toggleAttribute("data-inactive", !active);
+  }
 }
 
 /** A slider's value, written beside it. @param {Policy} policy @param {Field[]} fields */
@@ -119,12 +139,17 @@ function showSliderValues(policy, fields) {
 export function readControls(fields, fallback) {
   const policy = /** @type {Policy} */ ({ ...fallback });
   let errors = 0;
+  const replaced = new Set(fields.map((f) => f.replaces).filter(Boolean));
   for (const field of fields) {
     const element = control(field.name);
     if (field.kind === "bool") {
       /** @type {Record<string, unknown>} */ (policy)[field.name] = /** @type {HTMLInputElement} */ (element).checked;
       continue;
     }
+    // The own option keeps the choice made last, in force again once the text is cleared.
+    if (replaced.has(field.name) && element.value === OWN_OPTION) continue;
+    // Choosing one of the fixed choices again sets the text aside.
+    if (field.replaces && control(field.replaces).value !== OWN_OPTION && element.value !== "") element.value = "";
     const parsed = parseValue(field, element.value);
     if (parsed.ok) {
       /** @type {Record<string, unknown>} */ (policy)[field.name] = parsed.value;
@@ -136,6 +161,7 @@ export function readControls(fields, fallback) {
     }
   }
   showSliderValues(policy, fields);
+  showTextControls(fields);
   return { policy, errors };
 }
 
@@ -165,6 +191,7 @@ function resultViews(result, context) {
     ["tray-body", renderTray(result, context.tenantLabels)],
     ["chart", renderChart(records)],
     ["score-breakdown", renderBreakdown(result, context.chosenId)],
+    ["question-reading", renderReading(result.question)],
   ];
 }
 
@@ -204,6 +231,7 @@ export function showResult(result, context) {
   for (const [id, markup] of resultViews(result, context)) place(id, markup);
   showPager(result.records.length, context.page);
   setText(byId("question-text"), result.question.text);
+  setText(byId("question-own"), result.question.own ? " (your own)" : "");
   if (focusedRecord) {
     /** @type {HTMLElement | null} */ (document.querySelector(`[data-choose="${CSS.escape(focusedRecord)}"]`))?.focus();
   }

@@ -3,6 +3,7 @@ name), the link that reproduces it, the share panel's hide flags and the exporte
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -10,7 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from playwright.sync_api import BrowserContext, Page, expect
 
 import engine
-from engine.fields import Field
+from engine.fields import FIELDS_BY_NAME, Field
 from tests.browser.conftest import wait_ready
 from tests.conftest import FIXTURES, load_json
 
@@ -26,6 +27,8 @@ def other_value(field: Field) -> Any:
         return [item["id"] for item in STORE[field.choices_from]][1]
     if field.kind == "choice":
         return next(value for value in field.values if value != default)
+    if field.kind == "text":
+        return "Where do we deploy, & why? <b>50%</b> ~ *"
     assert field.minimum is not None and field.maximum is not None
     value = field.minimum + (field.maximum - field.minimum) / 4
     return round(value) if field.kind == "int" else value
@@ -44,6 +47,11 @@ def control_value(page: Page, field: Field) -> str:
     return control.input_value()
 
 
+# A choice a non-empty text field is in force instead of (question, for question_text):
+# its control shows that text's own option, and keeps the choice for when it is cleared.
+REPLACED = {f.replaces: f for f in engine.FIELDS if f.replaces}
+
+
 def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     context: BrowserContext, site_url: str, tmp_path: Path
 ) -> None:
@@ -59,7 +67,11 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     for field in engine.FIELDS:
         expect(page.get_by_label(field.label, exact=True)).to_be_visible()
         shown = control_value(page, field)
-        assert shown == link_text(wanted[field.name]), (field.name, shown)
+        if field.name in REPLACED:
+            selected = page.get_by_label(field.label, exact=True).locator("option:checked")
+            expect(selected).to_have_text(REPLACED[field.name].option)
+        else:
+            assert shown == link_text(wanted[field.name]), (field.name, shown)
         assert page.locator(f'input[name="share-hide"][value="{field.name}"]').count() == 1
     address = parse_qs(urlsplit(page.url).query)
     assert {name: address[name] for name in wanted} == {k: [link_text(v)] for k, v in wanted.items()}
@@ -71,3 +83,12 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     notes = path.read_text(encoding="utf-8")
     for field in engine.FIELDS:
         assert f"- {field.name} ({field.label}): {link_text(wanted[field.name])}" in notes, field.name
+
+    # Emptying a text field puts the choice it replaced back in force, as the link said it.
+    for name, text in REPLACED.items():
+        page.get_by_label(text.label, exact=True).fill("")
+        expect(page).not_to_have_url(re.compile(rf"[?&]{text.name}="))
+        assert parse_qs(urlsplit(page.url).query)[name] == [link_text(wanted[name])]
+        page.get_by_label(FIELDS_BY_NAME[name].label, exact=True).select_option(link_text(wanted[name]))
+        assert control_value(page, FIELDS_BY_NAME[name]) == link_text(wanted[name])
+        expect(page.get_by_label(text.label, exact=True)).to_be_hidden()

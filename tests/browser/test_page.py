@@ -11,12 +11,13 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import engine
+from engine.fields import FIELDS_BY_NAME
 from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, shared_ready_page, tray_on_page, wait_ready
 from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
 
@@ -38,8 +39,19 @@ def js_text(value: Any) -> str:
     return str(value)
 
 
+def form_encode(text: str) -> str:
+    """As URLSearchParams writes a value: like quote_plus, except that "*" stays and "~" does not."""
+    return quote_plus(text, safe="*").replace("~", "%7E")
+
+
 def query_of(policy: dict[str, Any]) -> str:
-    return urlencode([(name, js_text(policy[name])) for name in FIELDS])
+    """The page's query string for a policy (state.js writeQuery): an empty text field is left out."""
+    kinds = {field.name: field.kind for field in engine.FIELDS}
+    return "&".join(
+        f"{form_encode(name)}={form_encode(js_text(policy[name]))}"
+        for name in FIELDS
+        if not (kinds[name] == "text" and policy[name] == "")
+    )
 
 
 def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +63,14 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
             control.select_option(policy[field.name])
         elif field.control == "checkbox":
             control.set_checked(policy[field.name])
+        elif field.control == "text" and field.replaces:
+            # Its box is shown once the choice it replaces offers it; choosing a fixed
+            # choice (above, in table order) has emptied it already.
+            if policy[field.name]:
+                page.get_by_label(FIELDS_BY_NAME[field.replaces].label, exact=True).select_option(label=field.option)
+                control.fill(policy[field.name])
+            else:
+                expect(control).to_have_value("")
         else:
             control.fill(js_text(policy[field.name]))
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
@@ -81,6 +101,18 @@ def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
     counts = page.locator("#diagram .stage-count").evaluate_all("els => els.map(e => Number(e.dataset.count))")
     c = expected["counts"]
     assert counts == [c["stored"], c["in_scope"], c["ranked"], c["selected"]]
+    # How the question was read, as CPython read it.
+    question = expected["question"]
+    expect(page.locator("#question-text")).to_have_text(question["text"])
+    reading = page.locator("#question-reading")
+    expect(reading.locator(".read-head")).to_contain_text(
+        ", ".join(question["terms"]) or "no term that any record uses"
+    )
+    expect(reading.locator(".read-ignored li")).to_have_text(
+        [f"{t}: in no record, ignored" for t in question["dropped_terms"]]
+    )
+    if question["stop_words"]:
+        expect(reading.locator(".read-stop")).to_have_text("Stop words removed: " + ", ".join(question["stop_words"]))
 
 
 @pytest.fixture

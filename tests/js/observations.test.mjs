@@ -38,3 +38,29 @@ test("an observation carries settings, link, tray and every exclusion with its r
   assert.match(text, /Tray: M5 \(9 words\); 9 of 9 words; coverage 0 of 1/);
   assert.match(text, /- M10 no_shared_terms: why M10/);
 });
+
+// An own question: the fixture's result with a learner's text in force.
+const own = (/** @type {string} */ text) => {
+  const result = fixture(["M5"], "selected");
+  return {
+    ...result,
+    policy: { ...result.policy, question_text: text },
+    question: { id: "", text, own: true, terms: [], dropped_terms: [], stop_words: [] },
+    coverage: { found: 0, total: 0, supporting: [], found_ids: [] },
+  };
+};
+
+test("an observation of an own question says so, quotes its text and does not claim 0 of 0 coverage", () => {
+  const text = observationText(observation(own("Is INC-42 <b>fixed</b>?"), "https://x/", new Date("2026-11-29T10:20:00Z")));
+  assert.match(text, /^Your own question: Is INC-42 <b>fixed<\/b>\?$/m);
+  assert.match(text, /question_text="Is INC-42 <b>fixed<\/b>\?"/);
+  assert.match(text, /coverage not measured \(your own question declares no supporting facts\)/);
+  assert.doesNotMatch(text, /0 of 0/);
+});
+
+test("a baseline of a fixed question beside an own one: question_text differs; an older baseline without it compares the rest", () => {
+  const before = snapshot(fixture(["M5"], "selected"));
+  const diff = compare({ ...before, policy: { ...before.policy, question_text: "" } }, snapshot(own("pending")));
+  assert.deepEqual(diff.settings, [{ name: "question_text", before: "", after: "pending" }]);
+  assert.deepEqual(compare(before, snapshot(own("pending"))).settings, []);
+});

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { PENDING_AFTER_MS, createPage, initialState, update } from "../../site/js/page-core.js";
+import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, initialState, update } from "../../site/js/page-core.js";
 import { defaultPolicy, policyFields } from "../../site/js/state.js";
 import { FIELD_TABLE } from "../../site/js/tables.js";
 
@@ -199,6 +199,100 @@ test("an input change restarts the inspection once its answer is shown, and only
   const seq = ofType(recomputed.effects, "request")[0].seq;
   const again = update(recomputed.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 300 });
   assert.ok(!again.effects.some((e) => e.type === "restart-inspection"));
+});
+
+// ---------------------------------------------------------------- typing your own question
+
+const asking = (/** @type {string} */ text) => ({ ...defaults, question_text: text });
+
+/** Type `text` one keystroke at a time, each answered at once; returns the state and every effect. */
+function typeQuestion(/** @type {any} */ state, /** @type {string} */ text, at = 1000) {
+  /** @type {any[]} */
+  const effects = [];
+  for (let i = 1; i <= text.length; i++) {
+    const typed = update(state, { type: "controls-changed", policy: asking(text.slice(0, i)), at: at + i, typing: true });
+    const answered = update(typed.state, { type: "answer", seq: typed.state.sequence, answer: resultFor(asking(text.slice(0, i))), askedAt: at + i });
+    state = answered.state;
+    effects.push(...typed.effects, ...answered.effects);
+  }
+  return { state, effects };
+}
+
+test("typing shows each keystroke's result at once and never restarts the inspection meanwhile", () => {
+  const start = readyPage();
+  const { state, effects } = typeQuestion(start, "region");
+  assert.equal(ofType(effects, "request").length, 6);
+  assert.equal(ofType(effects, "show-result").length, 6);
+  assert.deepEqual(ofType(effects, "restart-inspection"), []);
+  assert.equal(state.shown.policy.question_text, "region");
+  // One pause timer per keystroke, each naming its own request.
+  const timers = ofType(effects, "typing-timer");
+  assert.deepEqual(timers.map((t) => t.ms), Array(6).fill(TYPING_PAUSE_MS));
+  assert.deepEqual(timers.map((t) => t.seq), ofType(effects, "request").map((r) => r.seq));
+  assert.equal(state.typing, timers.at(-1).seq);
+  // The link follows the text, and the exact link of the empty text is the one of old.
+  assert.ok(ofType(effects, "mark-asked").at(-1).query.endsWith("&question_text=region"));
+});
+
+test("a pause restarts the inspection once: earlier keystrokes' timers do nothing", () => {
+  const { state, effects } = typeQuestion(readyPage(), "region");
+  const timers = ofType(effects, "typing-timer");
+  for (const timer of timers.slice(0, -1)) {
+    assert.deepEqual(update(state, { type: "typing-paused", seq: timer.seq }).effects, []);
+  }
+  const paused = update(state, { type: "typing-paused", seq: timers.at(-1).seq });
+  assert.deepEqual(types(paused.effects), ["restart-inspection"]);
+  assert.equal(paused.state.typing, null);
+  // Enter, leaving the box, or the same timer again: nothing more to replay.
+  assert.deepEqual(update(paused.state, { type: "question-committed" }).effects, []);
+  assert.deepEqual(update(paused.state, { type: "typing-paused", seq: timers.at(-1).seq }).effects, []);
+});
+
+test("committing (Enter or leaving the box) restarts the inspection once, before any pause", () => {
+  const { state, effects } = typeQuestion(readyPage(), "pending");
+  const committed = update(state, { type: "question-committed" });
+  assert.deepEqual(types(committed.effects), ["restart-inspection"]);
+  const late = update(committed.state, { type: "typing-paused", seq: ofType(effects, "typing-timer").at(-1).seq });
+  assert.deepEqual(late.effects, []);
+  assert.deepEqual(update(readyPage(), { type: "question-committed" }).effects, [], "nothing typed, nothing to replay");
+});
+
+test("a pause before the last keystroke's answer replays the inspection when that answer comes", () => {
+  const typed = update(readyPage(), { type: "controls-changed", policy: asking("r"), at: 10, typing: true });
+  const paused = update(typed.state, { type: "typing-paused", seq: typed.state.sequence });
+  assert.deepEqual(paused.effects, []);
+  const answered = update(paused.state, { type: "answer", seq: typed.state.sequence, answer: resultFor(asking("r")), askedAt: 11 });
+  assert.equal(ofType(answered.effects, "restart-inspection").length, 1);
+});
+
+test("another control changed while typing replays once its answer is shown; the typing timer then does nothing", () => {
+  const { state, effects } = typeQuestion(readyPage(), "re");
+  const changed = update(state, { type: "controls-changed", policy: { ...asking("re"), budget_words: 9 }, at: 2000 });
+  assert.equal(changed.state.typing, null);
+  assert.deepEqual(ofType(changed.effects, "typing-timer"), []);
+  const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor({ ...asking("re"), budget_words: 9 }), askedAt: 2001 });
+  assert.equal(ofType(answered.effects, "restart-inspection").length, 1);
+  assert.deepEqual(update(answered.state, { type: "typing-paused", seq: ofType(effects, "typing-timer").at(-1).seq }).effects, []);
+});
+
+test("choosing a fixed question again (the text cleared) is an ordinary change: asked once, replayed once", () => {
+  const { state } = typeQuestion(readyPage(), "region");
+  const fixed = { ...defaults, question: "timeout-incident", question_text: "" };
+  const changed = update(state, { type: "controls-changed", policy: fixed, at: 3000 });
+  assert.deepEqual(ofType(changed.effects, "request").map((r) => r.policy), [fixed]);
+  assert.equal(changed.state.typing, null);
+  assert.ok(!ofType(changed.effects, "mark-asked")[0].query.includes("question_text"));
+  const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(fixed), askedAt: 3001 });
+  assert.equal(ofType(answered.effects, "restart-inspection").length, 1);
+});
+
+test("a guided step with an own question applies it and replays, settling any typing", () => {
+  const { state } = typeQuestion(readyPage(), "reg");
+  const stepped = update(state, { type: "guide-step", policy: { question_text: "Where do our servers live?", store: "semantic" }, at: 4000 });
+  assert.equal(stepped.state.typing, null);
+  assert.equal(stepped.state.policy.question_text, "Where do our servers live?");
+  assert.deepEqual(ofType(stepped.effects, "write-controls")[0].policy, stepped.state.policy);
+  assert.equal(stepped.state.replayOnAnswer, true);
 });
 
 test("the update is measured from the input, or from the request when no input waits", () => {
