@@ -26,8 +26,8 @@ def readme_json_blocks() -> list[str]:
 
 
 def readme_example() -> Any:
-    """The README's complete example store: its first ```json block."""
-    return json.loads(readme_json_blocks()[0])
+    """The README's complete example store: its first ```json block that is a whole store."""
+    return json.loads(next(block for block in readme_json_blocks() if '"schema"' in block))
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +99,35 @@ def test_readme_golden_example_holds_on_readme_store() -> None:
     """The golden-case example in the README is true of the README's example store."""
     (block,) = [b for b in readme_json_blocks() if '"expected"' in b]
     check_golden(json.loads(block), readme_example())
+
+
+def test_readme_own_words_step_is_the_default_store_s_and_its_reading_holds() -> None:
+    """The README's step in the learner's own words is the default store's, verbatim, and the
+    reading it shows for the example store is the command line's."""
+    (step,) = [json.loads(b) for b in readme_json_blocks() if '"look_for"' in b and '"schema"' not in b]
+    default = load_json(FIXTURES / "store.json")
+    assert step in [s for guide in default["guides"] for s in guide["steps"]]
+    text = README_PATH.read_text(encoding="utf-8")
+    (shown,) = re.findall(r"^   Read as: .*$", text, flags=re.M)
+    question = engine.run({"store": readme_example(), "policy": {"question_text": "When can I send a book back?"}})[
+        "question"
+    ]
+    read = "; ".join(
+        [", ".join(question["terms"]), *(f"{t}: in no record, ignored" for t in question["dropped_terms"])]
+    )
+    assert shown.strip() == f"Read as:  {read} (stop words removed: {', '.join(question['stop_words'])})"
+    returned = engine.run(
+        {
+            "store": readme_example(),
+            "policy": {
+                "question_text": "When can I return a book?",
+                "tenant": "alder-books",
+                "store": "semantic",
+                "previous_sessions": True,
+            },
+        }
+    )
+    assert returned["selected"] == ["R2"]
 
 
 def first_record(data: dict[str, Any]) -> dict[str, Any]:
