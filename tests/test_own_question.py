@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+import engine.fields
 from engine.session import dumps
 from tests.conftest import FIXTURES, GOLDEN_FILES, ROOT, load_json
 
@@ -143,6 +144,28 @@ def test_the_command_line_takes_and_reports_an_own_question() -> None:
     )
     result = json.loads(as_json.stdout)
     assert result["policy"]["question_text"] == "pendingreview" and result["question"]["own"] is True
+
+
+def flags(policy: dict[str, Any]) -> list[str]:
+    """A policy as command-line flags, each spelled as its field."""
+    args = []
+    for name, value in policy.items():
+        flag = engine.fields.FIELDS_BY_NAME[name].flag
+        if isinstance(value, bool):
+            args.append(flag if value else flag.replace("--", "--no-", 1))
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+@pytest.mark.parametrize("path", [p for p in GOLDEN_FILES if p.stem.startswith("own-")], ids=lambda p: p.stem)
+def test_the_command_line_equals_cpython_on_each_own_question_golden_case(path: Any) -> None:
+    policy = load_json(path)["policy"]
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", *flags(policy), "--json"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == json.loads(dumps(run(policy)))
 
 
 @pytest.mark.parametrize(

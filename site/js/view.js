@@ -256,9 +256,13 @@ function showPager(total, page) {
  * @param {Field[]} fields  policyFields(store)
  */
 export function showStore(store, policy, fields) {
+  const own = new Set(fields.filter((f) => f.replaces && policy[f.name] !== "").map((f) => f.replaces));
   for (const field of fields) {
-    if (field.options) control(field.name).innerHTML = String(renderOptions(field.options, String(policy[field.name])));
+    if (!field.options) continue;
+    const selected = own.has(field.name) ? OWN_OPTION : String(policy[field.name]);
+    control(field.name).innerHTML = String(renderOptions(field.options, selected));
   }
+  showTextControls(fields);
   byId("guide-list").innerHTML = String(renderGuides(store.guides ?? []));
   byId("store-title").textContent = store.title;
 }

@@ -23,6 +23,7 @@ from tests.browser.test_accessibility import (
     tab_to,
 )
 from tests.browser.test_devices import OVERFLOW, device
+from tests.browser.test_instructors import SUPPORT, assert_matches_engine, open_store
 from tests.browser.test_page import assert_page_matches_cpython, full_policy, query_of, shows_policy
 from tests.conftest import FIXTURES, load_json
 
@@ -128,6 +129,30 @@ def test_typing_follows_live_and_replays_the_inspection_once_on_pause_or_enter(p
     expect(question_box(page)).to_have_value("")
     shows_policy(page, {"question": "timeout-incident"})
     assert "question_text" not in parse_qs(urlsplit(page.url).query)
+
+
+def test_an_own_question_over_a_store_the_learner_opened_survives_a_reload(page: Page, site_url: str) -> None:
+    """The store's own vocabulary scores the text; the reload keeps both the store and the text."""
+    support = load_json(SUPPORT)
+    page.goto(site_url)
+    wait_ready(page)
+    open_store(page, "support-store.json", support)
+    expect(page.locator("#store-title")).to_have_text(support["title"])
+    wait_answered(page)
+    choose_own(page)
+    text = "How long do refunds take?"
+    question_box(page).fill(text)
+    wait_answered(page)
+    assert_matches_engine(page, support, {"question_text": text})
+    page.reload()
+    wait_ready(page)
+    expect(question_box(page)).to_have_value(text)
+    expect(page.get_by_label("Question", exact=True).locator("option:checked")).to_have_text("Your own question")
+    assert_matches_engine(page, support, {"question_text": text})
+    page.get_by_label("Active tenant", exact=True).select_option(support["tenants"][1]["id"])
+    wait_answered(page)
+    expect(question_box(page)).to_have_value(text)  # another control leaves the text in force
+    assert_matches_engine(page, support, {"question_text": text, "tenant": support["tenants"][1]["id"]})
 
 
 def test_with_reduced_motion_typing_never_plays(new_context: Callable[..., BrowserContext], site_url: str) -> None:
