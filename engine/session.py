@@ -10,11 +10,8 @@ the record texts again, since the page already holds the store it opened.
 from __future__ import annotations
 
 import functools
-import gc
 import json
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -80,8 +77,7 @@ class Session:
         store are never taken for another's."""
         self.store = store
         self.name = name
-        with _collector_paused():
-            self.index = build_index(tuple(record.text for record in store.records))
+        self.index = build_index(tuple(record.text for record in store.records))
         self.scope = ScopeChecker(store)
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
@@ -279,20 +275,6 @@ class Session:
         }
         terms = "null" if have_terms == key else self._encoded_terms(key, d.scores)
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Hold off Python's cycle collector while an index is built: it allocates tens of
-    thousands of small objects and no cycles, and every collection it triggers would
-    walk them all, and the parsed store, again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def policy_dict(policy: Policy) -> dict[str, Any]:

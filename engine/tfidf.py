@@ -105,20 +105,38 @@ def query_vector(index: Index, text: str) -> tuple[Vector, list[str]]:
     return _vector(kept, index.idf), dropped
 
 
-def cosine_parts(index: Index, document: Vector, query: Vector) -> list[TermPart]:
-    """Each shared term's contribution to the cosine, in alphabetical order."""
+def _query_side(index: Index, query: Vector) -> dict[str, tuple[int, float, float]]:
+    """Each question term's count, tf and normalised weight: the same for every record."""
+    return {
+        term: (count, sublinear_tf(count), query.weight(term, index.idf))
+        for term, count in sorted(query.counts.items())
+    }
+
+
+def cosine_parts(
+    index: Index, document: Vector, query: Vector, asked: dict[str, tuple[int, float, float]] | None = None
+) -> list[TermPart]:
+    """Each shared term's contribution to the cosine, in alphabetical order.
+
+    ``asked`` is ``_query_side(index, query)``, passed in when scoring many records."""
+    asked = _query_side(index, query) if asked is None else asked
+    counts, idf, length = document.counts, index.idf, document.length
     parts: list[TermPart] = []
-    for term in sorted(term for term in query.counts if term in document.counts):
-        record_weight = document.weight(term, index.idf)
-        query_weight = query.weight(term, index.idf)
+    for term, (query_count, query_tf, query_weight) in asked.items():  # sorted by term
+        count = counts.get(term)
+        if count is None:
+            continue
+        record_tf = sublinear_tf(count)
+        # Vector.weight's expression, inlined: this runs for every shared term of every record.
+        record_weight = record_tf * idf[term] / length
         parts.append(
             {
                 "term": term,
-                "record_count": document.counts[term],
-                "query_count": query.counts[term],
-                "record_tf": sublinear_tf(document.counts[term]),
-                "query_tf": sublinear_tf(query.counts[term]),
-                "idf": index.idf[term],
+                "record_count": count,
+                "query_count": query_count,
+                "record_tf": record_tf,
+                "query_tf": query_tf,
+                "idf": idf[term],
                 "record_weight": record_weight,
                 "query_weight": query_weight,
                 "contribution": record_weight * query_weight,
@@ -147,8 +165,9 @@ def score_question(index: Index, text: str) -> QuestionScores:
     query, dropped = query_vector(index, text)
     terms = query.counts.keys()
     # Most records share no term with a question: they are told apart by one set test.
+    asked = _query_side(index, query)
     parts = tuple(
-        () if terms.isdisjoint(document.counts) else tuple(cosine_parts(index, document, query))
+        () if terms.isdisjoint(document.counts) else tuple(cosine_parts(index, document, query, asked))
         for document in index.documents
     )
     return QuestionScores(
