@@ -16,12 +16,25 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
+from harness import ROOT
 from harness.browser import ChromiumNotFound, launch
 from harness.servers import StaticServer
+
+AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 READY_TIMEOUT_MS = 60_000
 # The morning the page's clock is set to by tests that drive playback with Playwright's clock.
 CLOCK_START = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, from the npm package, for the accessibility checks."""
+    if not AXE_PATH.exists():
+        pytest.fail(
+            f"{AXE_PATH.relative_to(ROOT)} is missing: run `npm ci` (axe-core is a devDependency).", pytrace=False
+        )
+    return AXE_PATH.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

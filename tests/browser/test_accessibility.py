@@ -33,9 +33,7 @@ from tests.browser.conftest import (
     wait_ready,
 )
 from tests.browser.test_page import shows_policy
-from tests.conftest import ROOT
 
-AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 # Added before page.clock.install, so it runs before the fake clock replaces the timers.
@@ -68,17 +66,7 @@ RUN_AXE = """async (tags) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE_PATH.exists():
-        pytest.fail(
-            f"{AXE_PATH.relative_to(ROOT)} is missing: run `npm ci` (axe-core is a devDependency).", pytrace=False
-        )
-    return AXE_PATH.read_text(encoding="utf-8")
-
-
-@pytest.fixture
-def new_context(new_context: Callable[..., BrowserContext], axe_source: str) -> Callable[..., BrowserContext]:
+def with_axe(new_context: Callable[..., BrowserContext], axe_source: str) -> Callable[..., BrowserContext]:
     """conftest's contexts, 1280×900 unless told, with axe and the real timers injected."""
 
     def make(**options: Any) -> BrowserContext:
@@ -89,6 +77,11 @@ def new_context(new_context: Callable[..., BrowserContext], axe_source: str) -> 
         return context
 
     return make
+
+
+@pytest.fixture
+def new_context(new_context: Callable[..., BrowserContext], axe_source: str) -> Callable[..., BrowserContext]:
+    return with_axe(new_context, axe_source)
 
 
 def run_axe(page: Page) -> list[dict[str, Any]]:

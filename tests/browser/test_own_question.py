@@ -15,12 +15,11 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import open_with_paused_clock, stage_is, tray_on_page, wait_answered, wait_ready
 from tests.browser.test_accessibility import (
-    AXE_PATH,
-    KEEP_REAL_TIMERS,
     assert_focus_visible,
     describe,
     run_axe,
     tab_to,
+    with_axe,
 )
 from tests.browser.test_devices import OVERFLOW, device
 from tests.browser.test_instructors import SUPPORT, assert_matches_engine, open_store
@@ -198,18 +197,9 @@ def test_ask_it_your_way_steps_show_what_they_promise(page: Page, site_url: str)
 
 
 @pytest.fixture
-def axe_context(new_context: Callable[..., BrowserContext]) -> Callable[..., BrowserContext]:
-    """Contexts with axe and the real timers injected, as tests/browser/test_accessibility.py runs them."""
-    source = AXE_PATH.read_text(encoding="utf-8")
-
-    def make(**options: Any) -> BrowserContext:
-        options.setdefault("viewport", {"width": 1280, "height": 900})
-        context = new_context(**options)
-        context.add_init_script(script=KEEP_REAL_TIMERS)
-        context.add_init_script(script=source)
-        return context
-
-    return make
+def axe_context(new_context: Callable[..., BrowserContext], axe_source: str) -> Callable[..., BrowserContext]:
+    """Contexts with axe and the real timers injected, as test_accessibility.py runs them."""
+    return with_axe(new_context, axe_source)
 
 
 def test_own_question_with_the_keyboard_alone(axe_context: Callable[..., BrowserContext], site_url: str) -> None:
