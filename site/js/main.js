@@ -54,8 +54,9 @@ function start() {
 
 // This module runs in the task where the parser finishes, which also holds Chromium's
 // own end-of-parsing work (style-and-layout checks across the form controls). The page
-// sets itself up in a task of its own, so the two do not add up to one long task. A message channel rather than a timer: a background tab does not
-// defer it, and a test's fake clock leaves it alone.
+// sets itself up in a task of its own, so the two do not add up to one long task. A
+// message channel rather than a timer: a background tab does not defer it, and a
+// test's fake clock leaves it alone.
 const setUp = new MessageChannel();
 setUp.port1.onmessage = () => {
   start();
