@@ -56,10 +56,6 @@ class Field:
     def values(self) -> tuple[str, ...]:
         return tuple(value for value, _ in self.choices)
 
-    def listed(self) -> list[tuple[str, str]]:
-        """Fixed choices as a control lists them: the default first, then table order."""
-        return sorted(self.choices, key=lambda choice: choice[0] != self.default)
-
     def rule(self) -> str:
         """The rule a number or text must follow, as messages on every side state it."""
         if self.kind == "text":

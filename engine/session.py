@@ -79,6 +79,7 @@ class Session:
         self.name = name
         self.index = build_index(tuple(record.text for record in store.records))
         self.scope = ScopeChecker(store)
+        self.ids = [record.id for record in store.records]
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
@@ -116,20 +117,10 @@ class Session:
     def answer(self, policy: Policy, *, have_terms: str = "") -> Answer:
         """The slim answer, by columns; ``terms`` is None when ``have_terms`` is its key."""
         d = self._decide(policy)
-        key = self._terms_key(policy)
-        answer = {
-            **self._head(policy, d),
-            "ids": [record.id for record in self.store.records],
-            "cosine": list(d.scores.cosines),
-            "score": d.score,
-            "outcome": d.outcome,
-            "reason": d.reason,
-            "rank": d.rank,
-            **self._tail(policy, d),
-            "terms_key": key,
-            "terms": None if have_terms == key else [[dict(p) for p in parts] for parts in d.scores.parts],
-        }
-        return cast(Answer, answer)
+        columns = self._columns(policy, d)
+        held = have_terms == columns["terms_key"]
+        terms = None if held else [[dict(part) for part in parts] for parts in d.scores.parts]
+        return cast(Answer, {**columns, "terms": terms})
 
     def opened(self) -> Opened:
         """What the page needs once per store: its size, each record's word count and recency."""
@@ -257,22 +248,26 @@ class Session:
             "coverage": d.coverage,
         }
 
-    def _encode_answer(self, policy: Policy, have_terms: str) -> str:
-        """``dumps(self.answer(policy, have_terms=have_terms))``, the per-term parts
-        encoded once per question."""
-        d = self._decide(policy)
-        key = self._terms_key(policy)
-        columns = {
+    def _columns(self, policy: Policy, d: _Decisions) -> dict[str, Any]:
+        """The slim answer but for its per-term parts."""
+        return {
             **self._head(policy, d),
-            "ids": [record.id for record in self.store.records],
-            "cosine": d.scores.cosines,
+            "ids": self.ids,
+            "cosine": list(d.scores.cosines),
             "score": d.score,
             "outcome": d.outcome,
             "reason": d.reason,
             "rank": d.rank,
             **self._tail(policy, d),
-            "terms_key": key,
+            "terms_key": self._terms_key(policy),
         }
+
+    def _encode_answer(self, policy: Policy, have_terms: str) -> str:
+        """``dumps(self.answer(policy, have_terms=have_terms))``, the per-term parts
+        encoded once per question."""
+        d = self._decide(policy)
+        columns = self._columns(policy, d)
+        key = columns["terms_key"]
         terms = "null" if have_terms == key else self._encoded_terms(key, d.scores)
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
 

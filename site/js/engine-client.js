@@ -90,17 +90,20 @@ export class EngineClient {
    * Rejects only when Python is not running; an open whose worker dies first waits for
    * the next worker instead.
    * @param {string} storeText
+   * @param {any} [parsed]  the same store as the page already parsed it, so it is not parsed twice
    * @returns {Promise<OpenReply | ErrorResult>}
    */
-  openStore(storeText) {
-    let store;
-    try {
-      store = JSON.parse(storeText);
-    } catch (error) {
-      // Answers are merged with the store as parsed here, so what JavaScript cannot
-      // read is refused here, whatever Python's more lenient parser would make of it.
-      const message = `is not valid JSON (${error instanceof Error ? error.message : error})`;
-      return Promise.resolve({ error: { name: "InvalidJSON", message: `store: ${message}`, problems: [{ path: "store", message }] } });
+  openStore(storeText, parsed) {
+    let store = parsed;
+    if (store === undefined) {
+      try {
+        store = JSON.parse(storeText);
+      } catch (error) {
+        // Answers are merged with the store as parsed here, so what JavaScript cannot
+        // read is refused here, whatever Python's more lenient parser would make of it.
+        const message = `is not valid JSON (${error instanceof Error ? error.message : error})`;
+        return Promise.resolve({ error: { name: "InvalidJSON", message: `store: ${message}`, problems: [{ path: "store", message }] } });
+      }
     }
     return this.request("open", storeText, store);
   }

@@ -17,7 +17,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     "show-status": ({ status }) => showStatus(status),
     // A refused open leaves the store before in force, and a failed Python already says
     // so in the status line; a learner's file is opened (and checked) by store-opening.js.
-    "open-store": () => engine.openStore(JSON.stringify(state().store)).catch(() => {}),
+    "open-store": () => engine.openStore(JSON.stringify(state().store), state().store).catch(() => {}),
     request: ({ seq, policy }) => {
       const askedAt = performance.now();
       engine.run(policy).then(

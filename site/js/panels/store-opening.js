@@ -41,7 +41,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     if (!read.ok) return refuse(file.name, read.problems);
     let answer;
     try {
-      answer = await engine.openStore(read.text);
+      answer = await engine.openStore(read.text, read.data);
     } catch {
       return refuse(file.name, [{ path: "", message: "Python is not running, so the file cannot be checked: retry starting it first" }]);
     }
