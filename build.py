@@ -5,6 +5,8 @@ scripts and styles, the engine wheel and the Pyodide runtime files it needs.
     python build.py --serve         build, then serve on http://127.0.0.1:8000/
     python build.py --store FILE    build a course site around another store
     python build.py --scorm         also write dist-scorm.zip, a SCORM 1.2 package
+    python build.py --scorm --no-score   the same, reporting completion but no score
+    python build.py --cmi5          also write dist-cmi5.zip, a cmi5 package (cmi5.xml + the site)
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import uuid
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,9 @@ ROOT = Path(__file__).resolve().parent
 SITE = ROOT / "site"
 PYODIDE_PACKAGE = ROOT / "node_modules" / "pyodide"
 ZSTD_PACKAGE = ROOT / "node_modules" / "zstddec"
+# The cmi5 launch contract, implemented by the npm package @xapi/cmi5; a --cmi5 build
+# serves its browser module as js/vendor/cmi5.js (site/js/cmi5-reporter.js imports it).
+CMI5_PACKAGE = ROOT / "node_modules" / "@xapi" / "cmi5"
 DEFAULT_STORE = ROOT / "fixtures" / "store.json"
 DEFAULT_OUT = ROOT / "dist"
 
@@ -78,15 +84,16 @@ def inline_source(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def content_security_policy(script: str, style: str) -> str:
+def content_security_policy(script: str, style: str, *, cmi5: bool = False) -> str:
     """Only this site's own files and the two inline blocks, by their hashes; WebAssembly
-    compilation is the one exception to "no eval"."""
+    compilation is the one exception to "no eval". A cmi5 package also talks to the LMS's
+    learning record store, wherever the launch says it is (over HTTPS, or on this origin)."""
     return "; ".join(
         [
             "default-src 'self'",
             f"script-src 'self' 'wasm-unsafe-eval' {inline_source(script)}",
             "worker-src 'self'",
-            "connect-src 'self'",
+            "connect-src 'self' https:" if cmi5 else "connect-src 'self'",
             f"style-src 'self' {inline_source(style)}",
             "img-src 'self' data:",
             "font-src 'self'",
@@ -106,11 +113,19 @@ class BuildError(Exception):
 
 
 def build(
-    *, out: Path = DEFAULT_OUT, store_path: Path = DEFAULT_STORE, scorm: bool = False, quiet: bool = False
+    *,
+    out: Path = DEFAULT_OUT,
+    store_path: Path = DEFAULT_STORE,
+    scorm: bool = False,
+    cmi5: bool = False,
+    score: bool = True,
+    quiet: bool = False,
 ) -> Path:
     """Write the whole site to ``out`` (replacing it) and return the index path.
 
-    With ``scorm``, also write ``<out>-scorm.zip``: the site as a SCORM 1.2 package.
+    With ``scorm``, also write ``<out>-scorm.zip``: the site as a SCORM 1.2 package; with
+    ``cmi5``, ``<out>-cmi5.zip``: cmi5.xml and the site, one assignable unit. Without
+    ``score`` the page reports completion to an LMS but no score (nor passed or failed).
     """
     say = (lambda _msg: None) if quiet else (lambda msg: print(msg, file=sys.stderr))
     store = load_store(store_path)
@@ -136,6 +151,8 @@ def build(
     fragments = prerender(store, result, labels, chosen)
     say("· page, scripts and styles")
     copy_assets(out)
+    if cmi5:
+        copy_cmi5_library(out / "js" / "vendor", out / "licenses")
     runtime = {
         "pyodideModule": f"{rel(runtime_dir, out)}/pyodide.mjs",
         "indexURL": f"{rel(runtime_dir, out)}/",
@@ -151,13 +168,17 @@ def build(
         "snapshotURL": f"python-snapshot-{content_hash('|'.join((rel(wasm, out), rel(wheel, out), rel(stdlib, out), rel(engine_bytecode, out))).encode())}.bin",
     }
     index = out / "index.html"
-    index.write_text(render_page(store, result, fragments, runtime, pyodide), encoding="utf-8")
+    lms = {"score": score, "cmi5": cmi5}
+    index.write_text(render_page(store, result, fragments, runtime, pyodide, lms), encoding="utf-8")
     say("· service worker for offline use")
     build_id = write_service_worker(out)
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB")
     if scorm:
         package = write_scorm_package(out, store["title"], build_id)
         say(f"SCORM 1.2 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
+    if cmi5:
+        package = write_cmi5_package(out, store, score=score)
+        say(f"cmi5 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
     return index
 
 
@@ -316,15 +337,23 @@ def script_json(value: Any) -> Markup:
 
 
 def render_page(
-    store: Any, result: Any, fragments: dict[str, str], runtime: dict[str, str], pyodide: dict[str, str]
+    store: Any,
+    result: Any,
+    fragments: dict[str, str],
+    runtime: dict[str, str],
+    pyodide: dict[str, str],
+    lms: dict[str, bool] | None = None,
 ) -> str:
     fields = field_rows()
+    lms = lms or {"score": True, "cmi5": False}
     boot = {
         "store": store,
         "fields": fields,
         "outcomes": outcome_rows(),
         "result": result,
         "buildId": BUILD_ID_PLACEHOLDER,
+        # What an LMS package reports (site/js/panels/lms.js).
+        "lms": lms,
     }
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(SITE / "templates"),
@@ -339,7 +368,7 @@ def render_page(
         if "</" in text:  # would end the <script> or <style> element early
             raise BuildError(f"{path.relative_to(ROOT)} is inlined into index.html and must not contain '</'")
     return template.render(
-        csp=content_security_policy(script, style),
+        csp=content_security_policy(script, style, cmi5=lms["cmi5"]),
         inline_script=Markup(script),
         inline_style=Markup(style),
         store=store,
@@ -420,13 +449,84 @@ def write_scorm_package(out: Path, title: str, build_id: str) -> Path:
         ]
     )
     package = scorm_package_path(out)
+    write_zip(package, [("imsmanifest.xml", manifest.encode()), *[(f, (out / f).read_bytes()) for f in files]])
+    return package
+
+
+def copy_cmi5_library(vendor: Path, licenses: Path) -> Path:
+    """@xapi/cmi5's browser module (one file, its dependencies bundled) and its licence."""
+    module = CMI5_PACKAGE / "dist" / "Cmi5.esm.js"
+    if not module.exists():
+        raise BuildError("node_modules/@xapi/cmi5 is missing: run `npm ci` first")
+    vendor.mkdir(parents=True, exist_ok=True)
+    target = vendor / "cmi5.js"
+    shutil.copyfile(module, target)
+    licenses.mkdir(exist_ok=True)
+    shutil.copyfile(CMI5_PACKAGE / "LICENSE.md", licenses / "xapi-cmi5.txt")
+    return target
+
+
+def cmi5_package_path(out: Path) -> Path:
+    return out.parent / f"{out.name}-cmi5.zip"
+
+
+def course_iri(store: Any) -> str:
+    """The course's IRI, the same for every build of the same store title, so an LMS
+    keeps matching a re-uploaded package to the learners' records."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"retrieval-workbench:{store['title']}").urn
+
+
+def cmi5_course_structure(store: Any, *, score: bool) -> str:
+    """cmi5.xml: one course with one assignable unit, the page, launched in any window.
+
+    The AU is satisfied once completed (a whole guided experiment finished); with a
+    score it also reports passed or failed, against the LMS's mastery score if one is set.
+    """
+    course = course_iri(store)
+    title = escape(store["title"])
+    described = escape(
+        "Watch an AI agent's memory retrieval step by step; finish a guided experiment, predicting each tray."
+        + ("" if score else " No score is reported.")
+    )
+    return "\n".join(
+        [
+            '<?xml version="1.0" encoding="utf-8"?>',
+            '<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">',
+            f'  <course id="{course}">',
+            f'    <title><langstring lang="en">{title}</langstring></title>',
+            f'    <description><langstring lang="en">{described}</langstring></description>',
+            "  </course>",
+            f'  <au id="{course}/experiment" moveOn="Completed" launchMethod="AnyWindow">',
+            f'    <title><langstring lang="en">Retrieval Workbench: {title}</langstring></title>',
+            f'    <description><langstring lang="en">{described}</langstring></description>',
+            "    <url>index.html</url>",
+            "  </au>",
+            "</courseStructure>",
+            "",
+        ]
+    )
+
+
+def write_cmi5_package(out: Path, store: Any, *, score: bool) -> Path:
+    """Zip cmi5.xml at the root beside the site, for an LMS to import."""
+    files = sorted(rel(p, out) for p in out.rglob("*") if p.is_file())
+    package = cmi5_package_path(out)
+    members = [
+        ("cmi5.xml", cmi5_course_structure(store, score=score).encode()),
+        *[(f, (out / f).read_bytes()) for f in files],
+    ]
+    write_zip(package, members)
+    return package
+
+
+def write_zip(package: Path, members: list[tuple[str, bytes]]) -> None:
+    """A reproducible zip: fixed dates and modes."""
     with zipfile.ZipFile(package, "w", zipfile.ZIP_DEFLATED) as archive:
-        for member, data in [("imsmanifest.xml", manifest.encode()), *[(f, (out / f).read_bytes()) for f in files]]:
-            info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))  # reproducible
+        for member, data in members:
+            info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
-    return package
 
 
 def rel(path: Path, out: Path) -> str:
@@ -483,6 +583,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scorm", action="store_true", help="also write <out>-scorm.zip, a SCORM 1.2 package for an LMS"
     )
+    parser.add_argument(
+        "--cmi5", action="store_true", help="also write <out>-cmi5.zip, a cmi5 package (cmi5.xml and the site)"
+    )
+    parser.add_argument(
+        "--no-score",
+        action="store_true",
+        help="with --scorm or --cmi5: report completion only, no score (and in cmi5 no passed or failed)",
+    )
     parser.add_argument("--serve", action="store_true", help="serve the built site after building")
     parser.add_argument(
         "--write-tables",
@@ -497,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {TABLES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}")
         return 0
     try:
-        build(out=args.out, store_path=args.store, scorm=args.scorm)
+        build(out=args.out, store_path=args.store, scorm=args.scorm, cmi5=args.cmi5, score=not args.no_score)
     except BuildError as error:
         print(f"build.py: error: {error}", file=sys.stderr)
         return 2

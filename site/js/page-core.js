@@ -2,6 +2,7 @@
 // state and the effects (plain objects) that the panels perform. No DOM and no timers
 // here, and time comes in with the events, so every transition can be tested under Node.
 
+import { completedGuide, emptyProgress, mergeNotes, stepKey } from "./lms-core.js";
 import { observationText, snapshot } from "./observations.js";
 import { PAGE_SIZE } from "./render.js";
 import { SHARE_PARAMS, readShareOptions } from "./share.js";
@@ -44,7 +45,13 @@ export const TYPING_PAUSE_MS = 600;
  * @property {boolean} replayOnAnswer     a policy change: the inspection replays once its result is shown
  * @property {number | null} typing       the request of the last keystroke, while its replay waits for a pause
  * @property {boolean} predictionMade
- * @property {boolean} guideActive        a guided step is applied: reaching its final stage completes an LMS activity
+ * @property {string[]} predicted         the record ids the learner predicts (an empty prediction: an empty tray)
+ * @property {number | null} predictedAt  when the prediction last changed
+ * @property {number | null} appliedAt    when the configuration in force was applied (a control change or a guided step)
+ * @property {string | null} lastCheck    the prediction checked last, against which result: each is reported once
+ * @property {{guide: string, index: number} | null} activeStep  the guided step in force; a control changed by hand leaves it
+ * @property {import("./lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
+ * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {Notebook} notebook
@@ -61,11 +68,11 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
  *   | {type: "request-failed", seq: number}
  *   | {type: "pending-due", seq: number}
- *   | {type: "guide-step", policy: Partial<Policy>, at: number}
+ *   | {type: "guide-step", policy: Partial<Policy>, at: number, guide?: string, index?: number}
  *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number}
  *   | {type: "choose-record", id: string}
  *   | {type: "turn-page", step: number}
- *   | {type: "prediction-changed"}
+ *   | {type: "prediction-changed", predicted?: string[], at?: number}
  *   | {type: "prediction-cleared"}
  *   | {type: "stage-reached", stage: number}
  *   | {type: "notes-typed", text: string}
@@ -73,7 +80,8 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "notes-saved", outcome: "ok" | "blocked" | "full"}
  *   | {type: "baseline-captured"}
  *   | {type: "baseline-cleared"}
- *   | {type: "recovered-discarded"}} Event
+ *   | {type: "recovered-discarded"}
+ *   | {type: "lms-resumed", resume: import("./lms-core.js").Resume, at: number}} Event
  */
 
 /**
@@ -94,6 +102,9 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "restart-inspection"}
  *   | {type: "register-offline"}
  *   | {type: "complete-activity"}
+ *   | {type: "report-prediction", check: import("./lms-core.js").Check}
+ *   | {type: "report-progress"}
+ *   | {type: "seek-stage", stage: number}
  *   | {type: "save-notes"}
  *   | {type: "show-status", status: import("./engine-client.js").Status}
  *   | {type: "show-notices", messages: string[]}
@@ -155,7 +166,13 @@ export function initialState({ boot, remembered, search, notes }) {
     replayOnAnswer: false,
     typing: null,
     predictionMade: false,
-    guideActive: false,
+    predicted: [],
+    predictedAt: null,
+    appliedAt: null,
+    lastCheck: null,
+    activeStep: null,
+    progress: emptyProgress(),
+    resumeStage: null,
     engine: "prerendered",
     offlineStarted: false,
     notebook: notes.notebook,
@@ -191,7 +208,7 @@ export function update(state, event) {
     case "controls-changed":
       if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
       return step((effects) => {
-        const next = applyPolicy({ ...state, guideActive: false }, event.policy, event.at, effects);
+        const next = applyPolicy({ ...state, activeStep: null }, event.policy, event.at, effects);
         if (!event.typing) return next;
         effects.push({ type: "typing-timer", seq: next.sequence, ms: TYPING_PAUSE_MS });
         return { ...next, replayOnAnswer: false, typing: next.sequence };
@@ -212,7 +229,7 @@ export function update(state, event) {
       if (state.pendingDue !== event.seq) return { state, effects: [] };
       return step((effects) => pend({ ...state, pendingDue: null }, true, effects));
     case "guide-step":
-      return guideStep(state, event.policy, event.at);
+      return guideStep(state, event);
     case "store-switched":
       return switchStore(state, event);
     case "choose-record":
@@ -222,16 +239,17 @@ export function update(state, event) {
       const page = Math.min(pages - 1, Math.max(0, state.page + event.step));
       return { state: { ...state, page }, effects: [{ type: "show-result" }, { type: "show-prediction-choices", keep: true }] };
     }
-    case "prediction-changed":
-      return { state: { ...state, predictionMade: true }, effects: [{ type: "show-prediction" }] };
-    case "prediction-cleared":
-      return { state: { ...state, predictionMade: false }, effects: [{ type: "show-prediction" }] };
-    case "stage-reached": {
-      /** @type {Effect[]} */
-      const effects = [{ type: "show-prediction" }];
-      if (event.stage === 4 && state.guideActive) effects.push({ type: "complete-activity" });
-      return { state, effects };
+    case "prediction-changed": {
+      const predicted = event.predicted ?? state.predicted;
+      return { state: { ...state, predictionMade: true, predicted, predictedAt: event.at ?? state.predictedAt }, effects: [{ type: "show-prediction" }] };
     }
+    case "prediction-cleared":
+      return { state: { ...state, predictionMade: false, predicted: [] }, effects: [{ type: "show-prediction" }] };
+    case "stage-reached":
+      if (event.stage !== 4) return { state, effects: [{ type: "show-prediction" }] };
+      return step((effects) => finalStage(state, effects));
+    case "lms-resumed":
+      return step((effects) => resumed(state, event.resume, event.at, effects));
     case "notes-typed":
       return { state: withNotebook(state, { text: event.text }), effects: [{ type: "save-notes" }] };
     case "observation-added": {
@@ -330,7 +348,7 @@ function request(state, effects) {
  */
 function applyPolicy(state, policy, at, effects) {
   // Any change but a keystroke replays the inspection once answered, which settles typing too.
-  let next = { ...state, policy, inputAt: at, replayOnAnswer: true, addressBehind: true, typing: null };
+  let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, resumeStage: null };
   // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
   effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
   next = request(next, effects);
@@ -387,8 +405,10 @@ function answer(state, { seq, answer, askedAt }) {
     const shown = answer;
     const chosenId = shown.records.some((r) => r.id === state.chosenId) ? state.chosenId : defaultChoice(shown);
     effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
-    const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null }, false, effects);
-    if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
+    const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null, resumeStage: null }, false, effects);
+    // A relaunch opens where the learner left; any other change replays the inspection.
+    if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
+    else if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
     effects.push({ type: "show-baseline" }, { type: "show-prediction" });
     // From the input (or Python becoming ready) to updated views, for bench/ scripts.
     effects.push({ type: "measure", start: state.inputAt ?? askedAt });
@@ -398,17 +418,73 @@ function answer(state, { seq, answer, askedAt }) {
 
 /**
  * A guided step: its settings over the defaults, then the inspection from the start.
- * @param {State} state @param {Partial<Policy>} settings @param {number} at @returns {Step}
+ * @param {State} state @param {{policy: Partial<Policy>, at: number, guide?: string, index?: number}} event @returns {Step}
  */
-function guideStep(state, settings, at) {
+function guideStep(state, { policy: settings, at, guide, index }) {
   const policy = /** @type {Policy} */ ({ ...defaultPolicy(state.fields), ...settings });
+  const activeStep = guide !== undefined && index !== undefined ? { guide, index } : null;
   return step((effects) => {
     effects.push({ type: "write-controls", policy });
     let next = state;
     if (!samePolicy(policy, state.policy, state.fields)) next = applyPolicy(next, policy, at, effects);
     else effects.push({ type: "restart-inspection" });
-    return { ...next, guideActive: true, typing: null };
+    return { ...next, activeStep, appliedAt: at, typing: null };
   });
+}
+
+/**
+ * The inspection reached its final stage. A standing prediction is checked against the
+ * tray and reported once per prediction and result; a guided step in force counts as
+ * reached (its first check is what the score counts); once every step of one guided
+ * experiment has been reached, the activity is complete.
+ * @param {State} state @param {Effect[]} effects @returns {State}
+ */
+function finalStage(state, effects) {
+  effects.push({ type: "show-prediction" });
+  // Only a result that answers the controls counts: a step whose answer is still on its way has not been seen.
+  if (!samePolicy(state.policy, state.shown.policy, state.fields)) return state;
+  let next = state;
+  const key = state.activeStep ? stepKey(state.activeStep) : null;
+  let { progress } = state;
+  if (state.predictionMade) {
+    const tray = state.shown.selected;
+    const check = `${key ?? ""}|${queryOf(state)}|${[...state.predicted].sort().join(",")}`;
+    if (check !== state.lastCheck) {
+      const matched = state.predicted.length === tray.length && tray.every((id) => state.predicted.includes(id));
+      const latencyMs = state.predictedAt !== null && state.appliedAt !== null ? Math.max(0, state.predictedAt - state.appliedAt) : 0;
+      effects.push({ type: "report-prediction", check: { step: key, predicted: [...state.predicted], tray: [...tray], matched, latencyMs } });
+      next = { ...next, lastCheck: check };
+      if (key !== null && !(key in progress.first)) progress = { ...progress, first: { ...progress.first, [key]: matched } };
+    }
+  }
+  if (key !== null && !progress.reached.includes(key)) progress = { ...progress, reached: [...progress.reached, key] };
+  if (progress === state.progress) return next;
+  const completing = progress.completed === null ? completedGuide(progress.reached, state.store.guides ?? []) : null;
+  if (completing !== null) progress = { ...progress, completed: completing };
+  effects.push({ type: "report-progress" });
+  if (completing !== null) effects.push({ type: "complete-activity" });
+  return { ...next, progress };
+}
+
+/**
+ * A relaunch from an LMS: the configuration, stage, guided progress, baseline and notes
+ * it kept. Notes this browser holds that differ from the LMS's copy are kept after it.
+ * @param {State} state @param {import("./lms-core.js").Resume} resume @param {number} at @param {Effect[]} effects @returns {State}
+ */
+function resumed(state, resume, at, effects) {
+  const text = mergeNotes(state.notebook.text, resume.notes);
+  const baseline = resume.baseline ?? state.notebook.baseline;
+  let next = withNotebook(state, { text, baseline });
+  next = { ...next, progress: resume.progress, activeStep: resume.step };
+  effects.push({ type: "show-notebook" }, { type: "show-baseline" }, { type: "save-notes" });
+  const policy = readQuery(`?${resume.query}`, state.fields, SHARE_PARAMS).policy;
+  if (samePolicy(policy, state.policy, state.fields) && samePolicy(policy, state.shown.policy, state.fields)) {
+    effects.push({ type: "seek-stage", stage: resume.stage });
+    return next;
+  }
+  effects.push({ type: "write-controls", policy });
+  next = applyPolicy(next, policy, at, effects);
+  return { ...next, appliedAt: at, resumeStage: resume.stage };
 }
 
 /**
@@ -420,7 +496,7 @@ function switchStore(state, { store, custom, opened, at }) {
   const policy = defaultPolicy(fields);
   return step((effects) => {
     effects.push({ type: "show-store" }, { type: "show-prediction-choices", keep: false }, { type: "write-controls", policy });
-    const next = pend({ ...state, store, custom, fields, tenantLabels: labelsOf(store), page: 0, predictionMade: false, policy }, true, effects);
+    const next = pend({ ...state, store, custom, fields, tenantLabels: labelsOf(store), page: 0, predictionMade: false, predicted: [], activeStep: null, policy }, true, effects);
     // A learner's file was opened (and checked) by the engine already; the site's own store is sent again.
     if (!opened) effects.push({ type: "open-store" });
     return applyPolicy(next, policy, at, effects);

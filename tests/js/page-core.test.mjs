@@ -350,33 +350,108 @@ const guide = siteStore.guides[0];
 
 test("a guided step applies its settings over the defaults and asks for them", () => {
   const state = readyPage();
-  const { state: next, effects } = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 });
+  const { state: next, effects } = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0 });
   const expected = { ...defaults, ...guide.steps[0].policy };
   assert.deepEqual(effects[0], { type: "write-controls", policy: expected });
   assert.deepEqual(ofType(effects, "request").map((e) => e.policy), [expected]);
   assert.deepEqual(next.policy, expected);
-  assert.equal(next.guideActive, true);
+  assert.deepEqual(next.activeStep, { guide: guide.id, index: 0 });
+  assert.equal(next.appliedAt, 100);
   assert.equal(next.replayOnAnswer, true);
 });
 
 test("re-applying a guided step whose settings are in force restarts the inspection without a request", () => {
   const state = readyPage();
-  const applied = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 });
-  const again = update(applied.state, { type: "guide-step", policy: guide.steps[0].policy, at: 200 });
+  const applied = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0 });
+  const again = update(applied.state, { type: "guide-step", policy: guide.steps[0].policy, at: 200, guide: guide.id, index: 0 });
   assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection"]);
   assert.equal(again.state.sequence, applied.state.sequence);
 });
 
-test("reaching stage 4 completes the LMS activity only while a guided step is active", () => {
-  const state = readyPage();
+/**
+ * Apply a guided step and let the engine answer it with this tray.
+ * @param {any} state @param {number} index @param {string[]} tray @param {number} at
+ */
+function stepAnswered(state, index, tray, at) {
+  const applied = update(state, { type: "guide-step", policy: guide.steps[index].policy, at, guide: guide.id, index });
+  const asked = ofType(applied.effects, "request").at(-1);
+  if (!asked) return applied.state;
+  return update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, tray), askedAt: at }).state;
+}
+
+test("the LMS activity is complete only once every step of one guided experiment reached stage 4", () => {
+  let state = readyPage();
   assert.deepEqual(types(update(state, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
-  const guided = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100 }).state;
-  assert.deepEqual(types(update(guided, { type: "stage-reached", stage: 3 }).effects), ["show-prediction"]);
-  assert.deepEqual(types(update(guided, { type: "stage-reached", stage: 4 }).effects), ["show-prediction", "complete-activity"]);
-  // Changing a control by hand leaves the guided experiment.
-  const left = update(guided, { type: "controls-changed", policy: budget(30), at: 300 }).state;
-  assert.equal(left.guideActive, false);
-  assert.deepEqual(types(update(left, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+  const trays = [["M5"], [], []];
+  /** @type {string[][]} */
+  const seen = [];
+  for (const [index, tray] of trays.entries()) {
+    state = stepAnswered(state, index, tray, 100 * (index + 1));
+    assert.deepEqual(types(update(state, { type: "stage-reached", stage: 3 }).effects), ["show-prediction"]);
+    const reached = update(state, { type: "stage-reached", stage: 4 });
+    seen.push(types(reached.effects));
+    state = reached.state;
+  }
+  assert.deepEqual(seen, [
+    ["show-prediction", "report-progress"],
+    ["show-prediction", "report-progress"],
+    ["show-prediction", "report-progress", "complete-activity"],
+  ]);
+  assert.deepEqual(state.progress, { reached: ["current-vs-historical:0", "current-vs-historical:1", "current-vs-historical:2"], first: {}, completed: guide.id });
+  // Reached again: nothing new to report, and never completed twice.
+  assert.deepEqual(types(update(state, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+});
+
+test("a step does not count while its answer is on the way, nor after a control is changed by hand", () => {
+  const state = readyPage();
+  const waiting = update(state, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0 }).state;
+  assert.deepEqual(types(update(waiting, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+  const answered = stepAnswered(state, 0, ["M5"], 100);
+  const left = update(answered, { type: "controls-changed", policy: { ...answered.policy, budget_words: 30 }, at: 300 });
+  assert.equal(left.state.activeStep, null);
+  const shown = update(left.state, { type: "answer", seq: left.state.sequence, answer: resultFor(left.state.policy, ["M5"]), askedAt: 300 }).state;
+  assert.deepEqual(types(update(shown, { type: "stage-reached", stage: 4 }).effects), ["show-prediction"]);
+});
+
+test("a prediction checked at stage 4 is reported once, with its latency; a step's first check is what counts", () => {
+  let state = stepAnswered(readyPage(), 0, ["M5"], 1000);
+  state = update(state, { type: "prediction-changed", predicted: ["M5", "M10"], at: 4500 }).state;
+  const first = update(state, { type: "stage-reached", stage: 4 });
+  assert.deepEqual(ofType(first.effects, "report-prediction"), [
+    { type: "report-prediction", check: { step: "current-vs-historical:0", predicted: ["M5", "M10"], tray: ["M5"], matched: false, latencyMs: 3500 } },
+  ]);
+  assert.deepEqual(first.state.progress.first, { "current-vs-historical:0": false });
+  // The same prediction reaching stage 4 again is not a new check.
+  assert.deepEqual(ofType(update(first.state, { type: "stage-reached", stage: 4 }).effects, "report-prediction"), []);
+  // A corrected prediction is reported too, but the step's first check stands.
+  const fixed = update(first.state, { type: "prediction-changed", predicted: ["M5"], at: 6000 }).state;
+  const second = update(fixed, { type: "stage-reached", stage: 4 });
+  assert.equal(ofType(second.effects, "report-prediction")[0].check.matched, true);
+  assert.deepEqual(second.state.progress.first, { "current-vs-historical:0": false });
+  // Outside a guided step a check is reported but counts for no step.
+  const free = update(readyPage(), { type: "prediction-changed", predicted: [], at: 50 }).state;
+  const check = ofType(update(free, { type: "stage-reached", stage: 4 }).effects, "report-prediction")[0].check;
+  assert.deepEqual([check.step, check.matched], [null, false]);
+});
+
+test("a relaunch restores notes, baseline and progress, and opens its configuration at the saved stage", () => {
+  const state = readyPage();
+  const progress = { reached: ["current-vs-historical:0"], first: { "current-vs-historical:0": true }, completed: null };
+  const resume = { query: "question=timeout-incident&budget_words=9", stage: 2, step: { guide: guide.id, index: 0 }, progress, baseline: { policy: {} }, notes: "from the LMS" };
+  const { state: next, effects } = update(state, { type: "lms-resumed", resume, at: 10 });
+  assert.equal(next.notebook.text, "from the LMS");
+  assert.deepEqual(next.notebook.baseline, { policy: {} });
+  assert.deepEqual(next.progress, progress);
+  assert.deepEqual(next.activeStep, { guide: guide.id, index: 0 });
+  assert.equal(next.policy.budget_words, 9);
+  assert.deepEqual(types(effects).slice(0, 4), ["show-notebook", "show-baseline", "save-notes", "write-controls"]);
+  const answered = update(next, { type: "answer", seq: next.sequence, answer: resultFor(next.policy, ["M5"]), askedAt: 20 });
+  assert.deepEqual(ofType(answered.effects, "seek-stage"), [{ type: "seek-stage", stage: 2 }]);
+  assert.deepEqual(ofType(answered.effects, "restart-inspection"), []);
+  // The configuration already shown: straight to the stage.
+  const same = update(state, { type: "lms-resumed", resume: { ...resume, query: "" }, at: 10 });
+  assert.deepEqual(ofType(same.effects, "seek-stage"), [{ type: "seek-stage", stage: 2 }]);
+  assert.deepEqual(ofType(same.effects, "request"), []);
 });
 
 test("switching to a learner's store (opened by the engine already) resets the controls and asks once", () => {

@@ -12,7 +12,8 @@ export function setUp({ byId, dispatch, state, player }) {
   const predicted = () =>
     [...choices.querySelectorAll('input[name="predict"]:checked')].map((input) => /** @type {HTMLInputElement} */ (input).value);
 
-  choices.addEventListener("change", () => dispatch({ type: "prediction-changed" }));
+  // The ids go with the event: the check reported to an LMS reads them from the state.
+  choices.addEventListener("change", (event) => dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp }));
   byId("prediction-clear").addEventListener("click", () => {
     for (const input of choices.querySelectorAll('input[name="predict"]')) /** @type {HTMLInputElement} */ (input).checked = false;
     dispatch({ type: "prediction-cleared" });

@@ -1,0 +1,82 @@
+// cmi5: when an LMS launches the page as a cmi5 assignable unit, the npm library
+// @xapi/cmi5 (copied to js/vendor/ by `build.py --cmi5`) follows the launch contract:
+// it fetches the auth token, reads the LMS's launch data and sends the statements. This
+// module only says when: initialized at once, completed and passed or failed when a
+// guided experiment is finished, terminated when the learner leaves.
+
+/** The launch parameters a cmi5 LMS appends to the AU's address. */
+export const LAUNCH_PARAMETERS = ["endpoint", "fetch", "actor", "registration", "activityId"];
+
+/** Without a mastery score from the LMS, the AU passes at this share of guided steps predicted right. */
+export const PASSING_SHARE = 0.5;
+
+/** Was the page launched as a cmi5 AU? @param {string} search */
+export function launchedByCmi5(search) {
+  const params = new URLSearchParams(search);
+  return LAUNCH_PARAMETERS.every((name) => params.get(name));
+}
+
+/** Passed or failed, by the LMS's mastery score when it gives one. @param {number} scaled @param {number | undefined} mastery */
+export function passes(scaled, mastery) {
+  return scaled >= (typeof mastery === "number" ? mastery : PASSING_SHARE);
+}
+
+export class Cmi5Reporter {
+  /**
+   * Start the session: the library's initialize() (auth token, launch data, learner
+   * preferences, then the initialized statement).
+   * @param {{score: boolean, onProblem: (message: string) => void}} options
+   */
+  static async start(options) {
+    const { default: Cmi5 } = await import("./vendor/cmi5.js");
+    const cmi5 = new Cmi5();
+    await cmi5.initialize();
+    return new Cmi5Reporter(cmi5, options);
+  }
+
+  /** @param {any} cmi5 @param {{score: boolean, onProblem: (message: string) => void}} options */
+  constructor(cmi5, { score, onProblem }) {
+    this.cmi5 = cmi5;
+    this.reportScore = score;
+    this.onProblem = onProblem;
+    this.completed = false;
+    this.terminated = false;
+    /** @type {Promise<unknown>} statements go out one after another, in the order cmi5 requires */
+    this.queue = Promise.resolve();
+  }
+
+  /** Only a normal launch may complete, pass or fail; Browse and Review only look. */
+  get normal() {
+    return this.cmi5.getLaunchData().launchMode === "Normal";
+  }
+
+  /** @param {() => Promise<unknown>} send @param {string} what */
+  enqueue(send, what) {
+    this.queue = this.queue.then(send).catch((/** @type {any} */ error) => {
+      this.onProblem(`The LMS did not accept the ${what} statement (${error?.message ?? error}).`);
+    });
+    return this.queue;
+  }
+
+  /** A whole guided experiment is finished: completed, then passed or failed by the score. @param {{raw: number, scaled: number} | null} result */
+  complete(result) {
+    if (this.completed || this.terminated || !this.normal) return;
+    this.completed = true;
+    this.enqueue(() => this.cmi5.complete(), "completed");
+    if (!this.reportScore || !result) return;
+    const score = { scaled: result.scaled, raw: result.raw, min: 0, max: 100 };
+    if (passes(result.scaled, this.cmi5.getLaunchData().masteryScore)) this.enqueue(() => this.cmi5.pass(score), "passed");
+    else this.enqueue(() => this.cmi5.fail(score), "failed");
+  }
+
+  /** The learner leaves: terminated, once; then the LMS's return address, if it gave one. @param {{andReturn: boolean}} options */
+  terminate({ andReturn }) {
+    if (this.terminated) return this.queue;
+    this.terminated = true;
+    return this.enqueue(async () => {
+      await this.cmi5.terminate();
+      const back = this.cmi5.getLaunchData().returnURL;
+      if (andReturn && back) location.assign(back);
+    }, "terminated");
+  }
+}
