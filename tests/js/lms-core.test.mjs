@@ -101,11 +101,11 @@ test("completion: every step of one guided experiment reached, whichever order",
 });
 
 test("the score is the share of all guided steps whose first checked prediction matched", () => {
-  const steps = guides.reduce((n, g) => n + g.steps.length, 0);
-  assert.equal(steps, 10);
-  assert.deepEqual(score(emptyProgress(), guides), { raw: 0, scaled: 0, matched: 0, steps: 10 });
-  const first = { "current-vs-historical:0": true, "current-vs-historical:1": false, "current-vs-historical:2": true, "scope-before-recall:0": true };
-  assert.deepEqual(score({ ...emptyProgress(), first }, guides), { raw: 30, scaled: 0.3, matched: 3, steps: 10 });
+  const two = [{ id: "a", steps: [1, 2, 3] }, { id: "b", steps: [1, 2, 3, 4, 5, 6, 7] }];
+  assert.deepEqual(score(emptyProgress(), two), { raw: 0, scaled: 0, matched: 0, steps: 10 });
+  const marks = { "a:0": true, "a:1": false, "a:2": true, "b:0": true, "c:0": true };
+  assert.deepEqual(score({ ...emptyProgress(), first: marks }, two), { raw: 30, scaled: 0.3, matched: 3, steps: 10 });
+  const first = { "current-vs-historical:0": true, "current-vs-historical:1": false, "current-vs-historical:2": true };
   const oneGuide = [guides[0]];
   assert.deepEqual(score({ ...emptyProgress(), first }, oneGuide), { raw: 67, scaled: 2 / 3, matched: 2, steps: 3 });
   assert.equal(score(emptyProgress(), []), null);
