@@ -15,7 +15,7 @@ from typing import Any, NoReturn, cast
 
 from . import __version__
 from .api import run
-from .fields import FIELDS, POLICY_FIELDS, Field
+from .fields import FIELDS, OTHER_SCORER, POLICY_FIELDS, SCORER_NAMES, Field
 from .model import ErrorResult, Result
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
@@ -88,11 +88,17 @@ def format_table(result: Result) -> str:
         + (f" (stop words removed: {', '.join(question['stop_words'])})" if question["stop_words"] else ""),
         "Policy:   " + " ".join(f"{name}={_flag_value(value)}" for name, value in policy.items()),
         "",
-        f"{'ID':<6} {'words':>5} {'cosine':>7} {'score':>7}  outcome and reason",
+        f"Score:    {SCORER_NAMES[policy['scorer']]} blended with recency; "
+        f"rank ({SCORER_NAMES[OTHER_SCORER[policy['scorer']]]}) is the rank the other scorer gives",
+        "",
+        f"{'ID':<6} {'words':>5} {'cosine':>7} {'BM25':>7} {'score':>7} {'rank':>4} {'(other)':>7}  outcome and reason",
     ]
-    reason_width = 64
+    reason_width = 56
     for row in result["records"]:
-        head = f"{row['id']:<6} {row['words']:>5} {row['cosine']:>7.3f} {row['score']:>7.3f}  "
+        head = (
+            f"{row['id']:<6} {row['words']:>5} {row['cosine']:>7.3f} {row['bm25']:>7.3f} {row['score']:>7.3f} "
+            f"{_rank(row['rank']):>4} {'(' + _rank(row['other_rank']) + ')' if row['other_rank'] else '':>7}  "
+        )
         wrapped = textwrap.wrap(f"{row['outcome']}: {row['reason']}", reason_width) or [""]
         lines.append(head + wrapped[0])
         lines.extend(" " * len(head) + more for more in wrapped[1:])
@@ -109,6 +115,10 @@ def format_table(result: Result) -> str:
         f"Coverage: {covered}",
     ]
     return "\n".join(lines)
+
+
+def _rank(place: int | None) -> str:
+    return str(place) if place else "–"
 
 
 def _flag_value(value: Any) -> str:

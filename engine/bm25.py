@@ -25,24 +25,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import TypedDict
 
+from .model import BM25Part
 from .text import tokenize
 from .tfidf import Index
 
 DEFAULT_K1 = 1.2
 DEFAULT_B = 0.75
-
-
-class BM25Part(TypedDict):
-    """One shared term's share of a record's BM25; the parts of a record add up to it."""
-
-    term: str
-    record_count: int
-    query_count: int
-    idf: float
-    length_factor: float
-    contribution: float
 
 
 @dataclass(frozen=True)
@@ -52,6 +41,7 @@ class BM25Scores:
     parts: tuple[tuple[BM25Part, ...], ...]
     scores: tuple[float, ...]
     relative: tuple[float, ...]
+    average_length: float
 
 
 def lucene_idf(n_documents: int, document_frequency: int) -> float:
@@ -72,11 +62,13 @@ def score_question_bm25(
     idf = {term: lucene_idf(index.n_documents, index.document_frequency[term]) for term in terms}
     average = math.fsum(lengths) / len(lengths) if lengths else 0.0
     parts: list[tuple[BM25Part, ...]] = []
+    asked_terms = asked.keys()
     for document, length in zip(index.documents, lengths, strict=True):
-        shared = [term for term in terms if term in document.counts]
-        if not shared:
+        # Most records share no term with a question: they are told apart by one set test.
+        if asked_terms.isdisjoint(document.counts):
             parts.append(())
             continue
+        shared = [term for term in terms if term in document.counts]
         # average > 0 here: this record holds at least one term.
         factor = 1.0 - b + b * length / average
         record_parts: list[BM25Part] = []
@@ -88,6 +80,7 @@ def score_question_bm25(
                     "record_count": tf,
                     "query_count": asked[term],
                     "idf": idf[term],
+                    "record_length": length,
                     "length_factor": factor,
                     "contribution": asked[term] * idf[term] * tf / (tf + k1 * factor),
                 }
@@ -96,4 +89,4 @@ def score_question_bm25(
     scores = tuple(math.fsum(part["contribution"] for part in record) for record in parts)
     best = max(scores, default=0.0)
     relative = tuple(score / best if best > 0.0 else 0.0 for score in scores)
-    return BM25Scores(tuple(parts), scores, relative)
+    return BM25Scores(tuple(parts), scores, relative, average)

@@ -30,6 +30,9 @@ class Field:
     A text field holds at most ``max_length`` characters. When it ``replaces`` a choice
     field, a non-empty value is in force instead of that field's choice, and the choice
     control offers one more option, labelled ``option``, that stands for the text.
+
+    A field ``shown_with`` (another field, a value) matters only while that field has
+    that value: the page shows its control then, and hides it otherwise.
     """
 
     name: str
@@ -47,6 +50,7 @@ class Field:
     max_length: int | None = None
     replaces: str | None = None
     option: str = ""
+    shown_with: tuple[str, str] | None = None
 
     @property
     def flag(self) -> str:
@@ -137,6 +141,39 @@ FIELDS: tuple[Field, ...] = (
         control="checkbox",
     ),
     Field(
+        "scorer",
+        "choice",
+        "Lexical scorer",
+        "how a record's words are matched to the question's before blending with recency",
+        "tfidf",
+        choices=(("tfidf", "TF-IDF cosine"), ("bm25", "BM25 (as Lucene scores it)")),
+        control="select",
+    ),
+    Field(
+        "bm25_k1",
+        "number",
+        "BM25 k1",
+        "BM25 term-frequency saturation: 0 counts a term once however often it occurs",
+        1.2,
+        unit="saturation: higher lets repeated terms count for more",
+        minimum=0,
+        maximum=3,
+        step="0.1",
+        shown_with=("scorer", "bm25"),
+    ),
+    Field(
+        "bm25_b",
+        "number",
+        "BM25 b",
+        "BM25 length normalisation: 0 ignores a record's length, 1 divides fully by it",
+        0.75,
+        unit="length normalisation, 0 to 1",
+        minimum=0,
+        maximum=1,
+        step="0.05",
+        shown_with=("scorer", "bm25"),
+    ),
+    Field(
         "recency_weight",
         "number",
         "Recency weight",
@@ -186,6 +223,10 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+# Each scorer's short name, as the table's header and rank notes say it, and the other
+# scorer, whose ranking every answer gives beside the policy's.
+SCORER_NAMES: dict[str, str] = {"tfidf": "TF-IDF", "bm25": "BM25"}
+OTHER_SCORER: dict[str, str] = {"tfidf": "bm25", "bm25": "tfidf"}
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
 _DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
@@ -250,6 +291,8 @@ def field_rows() -> list[dict[str, Any]]:
             row["maxLength"] = f.max_length
         if f.replaces:
             row |= {"replaces": f.replaces, "option": f.option}
+        if f.shown_with:
+            row["shownWith"] = list(f.shown_with)
         rows.append(row)
     return rows
 
@@ -297,6 +340,8 @@ def tables_js() -> str:
         "/**\n * @typedef {object} Policy\n" + typedef + "\n */\n\n"
         "/** @type {readonly import('./state.js').FieldRow[]} */\n"
         f"export const FIELD_TABLE = Object.freeze({dump(field_rows(), ensure_ascii=False, indent=2)});\n\n"
+        f"/** Each scorer's short name. */\nexport const SCORER_NAMES = Object.freeze({dump(SCORER_NAMES)});\n\n"
+        f"/** The scorer whose ranking is shown beside the policy's. */\nexport const OTHER_SCORER = Object.freeze({dump(OTHER_SCORER)});\n\n"
         "/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */\n"
         "export const OUTCOME_TABLE = Object.freeze({\n"
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())

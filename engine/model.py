@@ -91,6 +91,9 @@ class Policy:
     previous_sessions: bool
     max_age_hours: float
     latest_per_key: bool
+    scorer: str
+    bm25_k1: float
+    bm25_b: float
     recency_weight: float
     budget_words: int
     max_records: int
@@ -114,6 +117,18 @@ class TermPart(TypedDict):
     contribution: float
 
 
+class BM25Part(TypedDict):
+    """One shared term's share of a record's BM25; the parts of a record add up to it."""
+
+    term: str
+    record_count: int
+    query_count: int
+    idf: float
+    record_length: int
+    length_factor: float
+    contribution: float
+
+
 class RecordResult(TypedDict):
     id: str
     tenant: str
@@ -124,19 +139,24 @@ class RecordResult(TypedDict):
     text: str
     words: int
     cosine: float
+    bm25: float
+    relevance: float
     recency: float
     score: float
     outcome: str
     stage: int
     reason: str
     rank: int | None
-    terms: list[TermPart]
+    other_rank: int | None
+    terms: list[TermPart] | list[BM25Part]
 
 
 class QuestionResult(TypedDict):
     """The question in force and how it was read. ``own`` is a learner's own text (its id
     is then empty); ``terms`` are its terms found in some record, ``dropped_terms`` those
-    found in none (they count for nothing), ``stop_words`` the stop words it contained."""
+    found in none (they count for nothing), ``stop_words`` the stop words it contained.
+    ``best_bm25`` is the highest BM25 of any record for it: BM25 is blended as a share of it;
+    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``."""
 
     id: str
     text: str
@@ -144,6 +164,8 @@ class QuestionResult(TypedDict):
     terms: list[str]
     dropped_terms: list[str]
     stop_words: list[str]
+    best_bm25: float
+    average_length: float
 
 
 class Coverage(TypedDict):
@@ -185,10 +207,13 @@ class Answer(TypedDict):
     question: QuestionResult
     ids: list[str]
     cosine: list[float]
+    bm25: list[float]
+    relevance: list[float]
     score: list[float]
     outcome: list[str]
     reason: list[str]
     rank: list[int | None]
+    other_rank: list[int | None]
     ranked: list[str]
     selected: list[str]
     words_used: int
@@ -196,7 +221,7 @@ class Answer(TypedDict):
     counts: Counts
     coverage: Coverage
     terms_key: str
-    terms: list[list[TermPart]] | None
+    terms: list[list[TermPart]] | list[list[BM25Part]] | None
 
 
 class Opened(TypedDict):

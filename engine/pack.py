@@ -18,7 +18,7 @@ class Candidate:
     id: str
     position: int  # order in the store, the last tie-breaker
     words: int
-    cosine: float
+    relevance: float  # the scorer's share of the score: the cosine, or BM25 relative to the best
     score: float
 
 
@@ -31,8 +31,8 @@ class Packed:
 
 
 def rank(candidates: list[Candidate]) -> list[Candidate]:
-    """Best first: higher score, then higher cosine, then earlier in the store."""
-    return sorted(candidates, key=lambda c: (-c.score, -c.cosine, c.position))
+    """Best first: higher score, then higher relevance, then earlier in the store."""
+    return sorted(candidates, key=lambda c: (-c.score, -c.relevance, c.position))
 
 
 def pack(ranked: list[Candidate], budget_words: int, max_records: int) -> list[Packed]:

@@ -108,7 +108,7 @@ class ScopeChecker:
         if record.age_hours > policy.max_age_hours:
             return self._exclusion(("too_old", record.age_hours, policy.max_age_hours), lambda: too_old(record, policy))
         if cosine == 0.0:
-            return NO_SHARED_TERMS
+            return NO_SHARED_TERMS[policy.scorer]
         return None
 
 
@@ -148,7 +148,16 @@ def too_old(record: Record, policy: Policy) -> Exclusion:
     )
 
 
-NO_SHARED_TERMS = Exclusion(
-    "no_shared_terms",
-    "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
-)
+# A record scores 0 under either scorer exactly when it shares no term with the
+# question, so the check reads the cosine whichever scorer ranks; the reason names the
+# score the learner is looking at.
+NO_SHARED_TERMS = {
+    "tfidf": Exclusion(
+        "no_shared_terms",
+        "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
+    ),
+    "bm25": Exclusion(
+        "no_shared_terms",
+        "Shares no term with the question (BM25 0), so it is excluded at any recency weight.",
+    ),
+}

@@ -1,7 +1,10 @@
 """A store opened once, answering policy after policy.
 
 A ``Session`` holds one validated store, its TF-IDF index, its newest record per key,
-its word counts and the scores of the questions asked so far. ``retrieve`` gives the
+its word counts and the scores of the questions asked so far. Every answer scores the
+question with both lexical scorers (TF-IDF cosine and BM25): the policy's scorer ranks
+and packs, and the other's ranking of the same candidates is given beside it, so a
+learner sees where the two disagree. ``retrieve`` gives the
 full result (the command line, ``api.run``); ``answer`` gives the slim answer the page's
 worker sends: only what a policy decides plus the question's per-record scores, never
 the record texts again, since the page already holds the store it opened.
@@ -16,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from . import __version__
-from .fields import OUTCOME_STAGE
+from .bm25 import BM25Scores, record_lengths, score_question_bm25
+from .fields import OTHER_SCORER, OUTCOME_STAGE
 from .model import (
     Answer,
+    BM25Part,
     Coverage,
     ErrorResult,
     InputError,
@@ -27,6 +32,7 @@ from .model import (
     RecordResult,
     Result,
     Store,
+    TermPart,
     error_result,
     internal_error,
     parse_policy,
@@ -55,13 +61,20 @@ def blend(cosine_value: float, recency_value: float, weight: float) -> float:
 
 @dataclass(frozen=True)
 class _Decisions:
-    """What one policy decides for every record, in store order."""
+    """What one policy decides for every record, in store order. ``relevance`` and
+    ``parts`` are the policy scorer's: each record's share of the score before the
+    recency blend, and its per-term parts; ``other_rank`` ranks the same candidates
+    with the other scorer."""
 
     scores: QuestionScores
+    bm25: BM25Scores
+    relevance: tuple[float, ...]
+    parts: tuple[tuple[TermPart, ...], ...] | tuple[tuple[BM25Part, ...], ...]
     score: list[float]
     outcome: list[str]
     reason: list[str]
     rank: list[int | None]
+    other_rank: list[int | None]
     ranked: list[str]
     selected: list[str]
     words_used: int
@@ -82,7 +95,9 @@ class Session:
         self.ids = [record.id for record in store.records]
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
+        self.lengths = record_lengths(self.index)
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
+        self._bm25: OrderedDict[tuple[str, float, float], BM25Scores] = OrderedDict()
         self._encoded: dict[str, str] = {}
 
     # ------------------------------------------------------------ the two shapes
@@ -103,13 +118,16 @@ class Session:
                     "text": record.text,
                     "words": self.words[i],
                     "cosine": d.scores.cosines[i],
+                    "bm25": d.bm25.scores[i],
+                    "relevance": d.relevance[i],
                     "recency": self.recency[i],
                     "score": d.score[i],
                     "outcome": d.outcome[i],
                     "stage": OUTCOME_STAGE[d.outcome[i]],
                     "reason": d.reason[i],
                     "rank": d.rank[i],
-                    "terms": [dict(part) for part in d.scores.parts[i]],  # type: ignore[misc]
+                    "other_rank": d.other_rank[i],
+                    "terms": [dict(part) for part in d.parts[i]],  # type: ignore[typeddict-item]
                 }
             )
         return {**self._head(policy, d), "records": rows, **self._tail(policy, d)}  # type: ignore[typeddict-item]
@@ -119,7 +137,7 @@ class Session:
         d = self._decide(policy)
         columns = self._columns(policy, d)
         held = have_terms == columns["terms_key"]
-        terms = None if held else [[dict(part) for part in parts] for parts in d.scores.parts]
+        terms = None if held else [[dict(part) for part in parts] for parts in d.parts]
         return cast(Answer, {**columns, "terms": terms})
 
     def opened(self) -> Opened:
@@ -139,7 +157,7 @@ class Session:
         """The slim answer for a policy given as JSON text, as JSON text; never raises.
 
         ``have_terms`` is the ``terms_key`` of per-term parts the page holds already:
-        those depend on the question only, and are most of an answer's size."""
+        those depend on the question and the scorer only, and are most of an answer's size."""
         try:
             data = json.loads(policy_text)
         except (json.JSONDecodeError, TypeError, RecursionError) as error:
@@ -164,29 +182,50 @@ class Session:
             self._scores.move_to_end(text)
         return scores
 
+    def _question_bm25(self, text: str, k1: float, b: float) -> BM25Scores:
+        """A question's BM25 against every record, kept like ``_question``'s scores."""
+        key = (text, k1, b)
+        scores = self._bm25.get(key)
+        if scores is None:
+            scores = self._bm25[key] = score_question_bm25(self.index, self.lengths, text, k1=k1, b=b)
+            if len(self._bm25) > _QUESTIONS_KEPT:
+                self._bm25.popitem(last=False)
+        else:
+            self._bm25.move_to_end(key)
+        return scores
+
     def _asked(self, policy: Policy) -> str:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
         return policy.question_text or self.store.question(policy.question).text
 
     def _terms_key(self, policy: Policy) -> str:
-        """What the per-term parts depend on: the store and the question's text."""
+        """What the per-term parts depend on: the store, the question's text, and for BM25
+        its k1 and b. The separator after a BM25 key's store name is a control
+        character, which no store name holds, so the two kinds of key never meet."""
+        if policy.scorer == "bm25":
+            return f"{self.name}\x1fbm25:{policy.bm25_k1!r}:{policy.bm25_b!r}:{self._asked(policy)}"
         return f"{self.name}:{self._asked(policy)}"
 
-    def _encoded_terms(self, key: str, scores: QuestionScores) -> str:
+    def _encoded_terms(self, key: str, d: _Decisions) -> str:
         """The per-term parts of every record as JSON text, encoded once per question."""
         encoded = self._encoded.get(key)
         if encoded is None:
-            encoded = self._encoded[key] = dumps(scores.parts)
+            encoded = self._encoded[key] = dumps(d.parts)
             if len(self._encoded) > _QUESTIONS_KEPT:
                 del self._encoded[next(iter(self._encoded))]
         return encoded
 
     def _decide(self, policy: Policy) -> _Decisions:
         store = self.store
-        scores = self._question(self._asked(policy))
+        text = self._asked(policy)
+        scores = self._question(text)
+        bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b)
+        relevance_of = {"tfidf": scores.cosines, "bm25": bm25.relative}
+        relevance, other = relevance_of[policy.scorer], relevance_of[OTHER_SCORER[policy.scorer]]
         weight = policy.recency_weight
         keep = 1.0 - weight  # blend(), inlined: this runs for every record on every change
-        score = [keep * cos + weight * fresh for cos, fresh in zip(scores.cosines, self.recency, strict=True)]
+        score = [keep * rel + weight * fresh for rel, fresh in zip(relevance, self.recency, strict=True)]
+        # Either score is 0 exactly when no term is shared: the cosine tells for both.
         exclusions, in_scope = self.scope.check_all(scores.cosines, policy)
         outcome = [""] * len(store.records)
         reason = [""] * len(store.records)
@@ -194,12 +233,18 @@ class Session:
             if exclusion is not None:
                 outcome[i], reason[i] = exclusion.outcome, exclusion.reason
         ranks: list[int | None] = [None] * len(store.records)
-        words, cosines, records = self.words, scores.cosines, store.records
-        candidates = [Candidate(records[i].id, i, words[i], cosines[i], score[i]) for i in in_scope]
+        words, fresh, records = self.words, self.recency, store.records
+        candidates = [Candidate(records[i].id, i, words[i], relevance[i], score[i]) for i in in_scope]
         ranked = rank(candidates)
         for candidate, decision in zip(ranked, pack(ranked, policy.budget_words, policy.max_records), strict=True):
             i = candidate.position
             outcome[i], reason[i], ranks[i] = decision.outcome, decision.reason, decision.rank
+        other_ranks: list[int | None] = [None] * len(store.records)
+        other_candidates = [
+            Candidate(records[i].id, i, words[i], other[i], keep * other[i] + weight * fresh[i]) for i in in_scope
+        ]
+        for place, candidate in enumerate(rank(other_candidates), start=1):
+            other_ranks[candidate.position] = place
         selected = [c.id for c in ranked if outcome[c.position] == "selected"]
         # An own question declares no supporting facts: nothing to cover, said as such.
         own = bool(policy.question_text)
@@ -207,10 +252,14 @@ class Session:
         found = [rid for rid in supporting if rid in selected]
         return _Decisions(
             scores=scores,
+            bm25=bm25,
+            relevance=relevance,
+            parts=bm25.parts if policy.scorer == "bm25" else scores.parts,
             score=score,
             outcome=outcome,
             reason=reason,
             rank=ranks,
+            other_rank=other_ranks,
             ranked=[c.id for c in ranked],
             selected=selected,
             words_used=sum(self.words[c.position] for c in ranked if outcome[c.position] == "selected"),
@@ -230,6 +279,8 @@ class Session:
                 "terms": list(d.scores.terms),
                 "dropped_terms": list(d.scores.dropped),
                 "stop_words": stop_words_in(text),
+                "best_bm25": max(d.bm25.scores, default=0.0),
+                "average_length": d.bm25.average_length,
             },
         }
 
@@ -254,10 +305,13 @@ class Session:
             **self._head(policy, d),
             "ids": self.ids,
             "cosine": list(d.scores.cosines),
+            "bm25": list(d.bm25.scores),
+            "relevance": list(d.relevance),
             "score": d.score,
             "outcome": d.outcome,
             "reason": d.reason,
             "rank": d.rank,
+            "other_rank": d.other_rank,
             **self._tail(policy, d),
             "terms_key": self._terms_key(policy),
         }
@@ -268,7 +322,7 @@ class Session:
         d = self._decide(policy)
         columns = self._columns(policy, d)
         key = columns["terms_key"]
-        terms = "null" if have_terms == key else self._encoded_terms(key, d.scores)
+        terms = "null" if have_terms == key else self._encoded_terms(key, d)
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
 
 

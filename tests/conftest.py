@@ -35,8 +35,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def assert_golden_case(case: dict[str, Any], store: Any) -> None:
-    """A golden case file holds: its tray, words used, every outcome and coverage, and how
-    the question was read when the case says."""
+    """A golden case file holds: its tray, words used, every outcome and coverage, and
+    when the case says, how the question was read, ranks under both scorers and idfs."""
     import engine
 
     assert case["description"].strip()
@@ -49,3 +49,11 @@ def assert_golden_case(case: dict[str, Any], store: Any) -> None:
     assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
     for name, value in expected.get("question", {}).items():
         assert result["question"][name] == value, name
+    # Where a case says: each ranked record's rank under the policy's scorer and the other's,
+    for record_id, (place, other_place) in expected.get("ranks", {}).items():
+        row = next(r for r in result["records"] if r["id"] == record_id)
+        assert (row["rank"], row["other_rank"]) == (place, other_place), record_id
+    # and a term's idf under the policy's scorer, to two places, as a guide quotes it.
+    idf = {part["term"]: part["idf"] for r in result["records"] for part in r["terms"]}
+    for term, value in expected.get("idf", {}).items():
+        assert round(idf[term], 2) == value, term

@@ -1,8 +1,10 @@
 """BM25 as Lucene scores it: equal to an independent implementation (bm25s, method
-"lucene", given the engine's own token lists) and one record's numbers by hand."""
+"lucene", given the engine's own token lists) and one record's numbers by hand; and
+BM25 as a policy's scorer, ranked beside TF-IDF."""
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 import engine
 from engine.bm25 import lucene_idf, record_lengths, score_question_bm25
 from engine.tfidf import build_index
+from harness.generate import BASE_STORE, POLICIES
 from tests.conftest import FIXTURES, load_json
 
 WORDS = ["deployment", "region", "timeout", "checkout", "roll", "release", "mumbai", "the", "not", "frankfurt", "pay"]
@@ -78,6 +81,7 @@ def test_one_record_by_hand() -> None:
     idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))  # N = 3 records, n = 2 hold "region"
     factor = 1 - 0.75 + 0.75 * 4 / (7 / 3)  # len 4, mean length 7/3
     assert part["term"] == "region" and part["record_count"] == 2 and part["query_count"] == 2
+    assert part["record_length"] == 4 and result.average_length == 7 / 3
     assert part["idf"] == pytest.approx(idf) == lucene_idf(3, 2)
     assert part["length_factor"] == pytest.approx(factor)
     assert part["contribution"] == pytest.approx(2 * idf * 2 / (2 + 1.2 * factor))
@@ -85,3 +89,76 @@ def test_one_record_by_hand() -> None:
     assert result.scores[2] == 0.0 and result.parts[2] == ()
     best = max(result.scores)
     assert result.relative == tuple(score / best for score in result.scores)
+
+
+# ---------------------------------------------------------------- BM25 as the policy's scorer
+
+
+@pytest.mark.parametrize("k1, b", [(1.2, 0.75), (0.0, 1.0), (2.5, 0.2)])
+def test_a_bm25_policy_scores_every_record_as_the_oracle_does(k1: float, b: float) -> None:
+    """Through the whole engine: each record's BM25, its share of the best, and its blend."""
+    store = load_json(FIXTURES / "store.json")
+    texts = [r["text"] for r in store["records"]]
+    for question in store["questions"]:
+        policy = {"question": question["id"], "scorer": "bm25", "bm25_k1": k1, "bm25_b": b, "recency_weight": 0.3}
+        result = engine.run({"store": store, "policy": policy})
+        want = oracle(texts, question["text"], k1, b)
+        got = [row["bm25"] for row in result["records"]]
+        assert np.allclose(got, want, rtol=1e-6, atol=1e-6), question["id"]
+        best = max(got)
+        assert result["question"]["best_bm25"] == best
+        for row in result["records"]:
+            assert row["relevance"] == (row["bm25"] / best if best else 0.0)
+            assert row["score"] == pytest.approx(0.7 * row["relevance"] + 0.3 * row["recency"], abs=1e-15)
+            assert math.fsum(part["contribution"] for part in row["terms"]) == row["bm25"]
+            assert (row["bm25"] == 0.0) == (row["cosine"] == 0.0) == (row["terms"] == [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(policy=POLICIES)
+def test_the_other_rank_is_the_rank_the_other_scorer_gives(policy: dict[str, Any]) -> None:
+    """Every record's bracketed rank is its rank when the policy names the other scorer."""
+    other = {**policy, "scorer": "bm25" if policy["scorer"] == "tfidf" else "tfidf"}
+    first = engine.run({"store": BASE_STORE, "policy": policy})["records"]
+    second = engine.run({"store": BASE_STORE, "policy": other})["records"]
+    assert [r["other_rank"] for r in first] == [r["rank"] for r in second]
+    assert [r["rank"] for r in first] == [r["other_rank"] for r in second]
+    assert [r["outcome"] for r in first if r["stage"] < 4] == [r["outcome"] for r in second if r["stage"] < 4]
+
+
+def test_tfidf_stays_the_default_and_bm25_is_chosen_by_name() -> None:
+    store = load_json(FIXTURES / "store.json")
+    default = engine.run({"store": store})
+    assert default["policy"]["scorer"] == "tfidf"
+    assert all(row["relevance"] == row["cosine"] for row in default["records"])
+    bm25 = engine.run({"store": store, "policy": {"scorer": "bm25"}})
+    assert bm25["policy"] | {"scorer": "tfidf"} == default["policy"]
+    assert all("length_factor" in part for row in bm25["records"] for part in row["terms"])
+
+
+@pytest.mark.parametrize(
+    "policy, message",
+    [
+        ({"scorer": "okapi"}, 'policy.scorer: "okapi" is not one of tfidf, bm25'),
+        ({"bm25_k1": 3.5}, "policy.bm25_k1: must be a number from 0 to 3, not 3.5"),
+        ({"bm25_b": -0.1}, "policy.bm25_b: must be a number from 0 to 1, not -0.1"),
+        ({"bm25_b": "1"}, 'policy.bm25_b: must be a number from 0 to 1, not "1"'),
+    ],
+)
+def test_bad_scorer_fields_are_refused_naming_the_field(policy: dict[str, Any], message: str) -> None:
+    error = engine.run({"store": load_json(FIXTURES / "store.json"), "policy": policy})["error"]
+    assert error["name"] == "InvalidPolicy" and error["message"] == message
+
+
+def test_per_term_parts_are_keyed_by_scorer_k1_and_b() -> None:
+    """The page keeps parts by terms_key: BM25's depend on k1 and b, the cosine's do not."""
+    opening = engine.open_json(json.dumps(load_json(FIXTURES / "store.json")))
+    session = opening.session
+    assert session is not None
+    keys = set()
+    for policy in ({}, {"recency_weight": 0.5}, {"scorer": "bm25"}, {"scorer": "bm25", "bm25_b": 0.5}):
+        answer = json.loads(session.answer_json(json.dumps(policy)))
+        keys.add(answer["terms_key"])
+        held = json.loads(session.answer_json(json.dumps(policy), answer["terms_key"]))
+        assert held["terms"] is None and held["score"] == answer["score"]
+    assert len(keys) == 3

@@ -25,6 +25,20 @@ def test_table_shows_records_tray_and_coverage() -> None:
     assert "no_shared_terms" in out.stdout
 
 
+def test_bm25_is_chosen_with_its_flags_and_the_table_shows_both_ranks() -> None:
+    """--scorer bm25 --bm25-k1 --bm25-b: the table names the scorer and brackets TF-IDF's rank."""
+    out = cli(
+        *("--question-text", "checkout deployment", "--store", "all", "--previous-sessions"),
+        *("--max-records", "2", "--scorer", "bm25", "--bm25-k1", "1.2", "--bm25-b", "0.75"),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "scorer=bm25 bm25_k1=1.2 bm25_b=0.75" in out.stdout
+    assert "Score:    BM25 blended with recency; rank (TF-IDF) is the rank the other scorer gives" in out.stdout
+    rows = {line.split()[0]: line.split() for line in out.stdout.splitlines() if line.startswith("M")}
+    assert rows["M3"][5:7] == ["2", "(3)"] and rows["M10"][5:7] == ["3", "(2)"]
+    assert "Selected context: M5, M3  (28 of 40 words)" in out.stdout
+
+
 def test_json_output_equals_the_engine_result() -> None:
     """--json prints the result object, with the policy built from every flag."""
     out = cli(
@@ -52,6 +66,9 @@ def test_json_output_equals_the_engine_result() -> None:
         "previous_sessions": True,
         "max_age_hours": 500,
         "latest_per_key": False,
+        "scorer": "tfidf",
+        "bm25_k1": 1.2,
+        "bm25_b": 0.75,
         "recency_weight": 0.25,
         "budget_words": 30,
         "max_records": 2,

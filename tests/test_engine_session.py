@@ -24,16 +24,27 @@ def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> An
     rows = result["records"]
     head = {k: v for k, v in result.items() if k in ("engine_version", "policy", "question")}
     tail = {k: v for k, v in result.items() if k not in head and k != "records"}
-    columns = {name: [row[name] for row in rows] for name in ("cosine", "score", "outcome", "reason", "rank")}
+    columns = {
+        name: [row[name] for row in rows]
+        for name in ("cosine", "bm25", "relevance", "score", "outcome", "reason", "rank", "other_rank")
+    }
     terms = [row["terms"] for row in rows] if with_terms else None
     return {
         **head,
         "ids": [row["id"] for row in rows],
         **columns,
         **tail,
-        "terms_key": f"{session.name}:{result['question']['text']}",
+        "terms_key": terms_key(session, result),
         "terms": terms,
     }
+
+
+def terms_key(session: engine.Session, result: Any) -> str:
+    """What a result's per-term parts depend on: the store, the question, and BM25's k1 and b."""
+    policy, text = result["policy"], result["question"]["text"]
+    if policy["scorer"] == "bm25":
+        return f"{session.name}\x1fbm25:{policy['bm25_k1']!r}:{policy['bm25_b']!r}:{text}"
+    return f"{session.name}:{text}"
 
 
 def open_session(store: Any) -> engine.Session:

@@ -12,19 +12,21 @@ import { OUTCOME_TABLE } from "./tables.js";
  * @typedef {import("./types.js").RecordResult} RecordResult
  * @typedef {import("./types.js").ErrorResult} ErrorResult
  * @typedef {import("./types.js").TermPart} TermPart
+ * @typedef {import("./types.js").BM25Part} BM25Part
  */
 
 /**
  * @param {{records: any[], words: number[], recency: number[]}} store  the store's
  *   records as the page parsed them, and the engine's open reply for it
  * @param {SlimAnswer} answer
- * @param {TermPart[][]} terms  the answer's own, or those kept for its terms_key
+ * @param {TermPart[][] | BM25Part[][]} terms  the answer's own, or those kept for its terms_key
  * @returns {Result | ErrorResult}
  */
 export function fullResult(store, answer, terms) {
   const { records, words, recency } = store;
   const n = records.length;
-  for (const column of [answer.ids, answer.cosine, answer.score, answer.outcome, answer.reason, answer.rank, terms, words, recency]) {
+  const columns = [answer.ids, answer.cosine, answer.bm25, answer.relevance, answer.score, answer.outcome, answer.reason, answer.rank, answer.other_rank, terms, words, recency];
+  for (const column of columns) {
     if (column.length !== n) return mismatch(`${column.length} values answered for a store of ${n} records`);
   }
   /** @type {RecordResult[]} */
@@ -43,12 +45,15 @@ export function fullResult(store, answer, terms) {
       text: record.text,
       words: words[i],
       cosine: answer.cosine[i],
+      bm25: answer.bm25[i],
+      relevance: answer.relevance[i],
       recency: recency[i],
       score: answer.score[i],
       outcome,
       stage: OUTCOME_TABLE[outcome].stage,
       reason: answer.reason[i],
       rank: answer.rank[i],
+      other_rank: answer.other_rank[i],
       terms: terms[i],
     };
   }

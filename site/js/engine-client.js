@@ -44,7 +44,7 @@ export class EngineClient {
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
-    /** @type {Map<string, import("./types.js").TermPart[][]>} per-term parts by terms_key, oldest first */
+    /** @type {Map<string, import("./types.js").TermPart[][] | import("./types.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";

@@ -9,6 +9,9 @@
  * @property {boolean} previous_sessions  Include previous sessions
  * @property {number} max_age_hours  Maximum age
  * @property {boolean} latest_per_key  Keep latest fact per key
+ * @property {string} scorer  Lexical scorer
+ * @property {number} bm25_k1  BM25 k1
+ * @property {number} bm25_b  BM25 b
  * @property {number} recency_weight  Recency weight
  * @property {number} budget_words  Context word budget
  * @property {number} max_records  Maximum retrieved records
@@ -99,6 +102,57 @@ export const FIELD_TABLE = Object.freeze([
     "default": true
   },
   {
+    "name": "scorer",
+    "kind": "choice",
+    "label": "Lexical scorer",
+    "help": "how a record's words are matched to the question's before blending with recency",
+    "unit": "",
+    "control": "select",
+    "default": "tfidf",
+    "choices": [
+      [
+        "tfidf",
+        "TF-IDF cosine"
+      ],
+      [
+        "bm25",
+        "BM25 (as Lucene scores it)"
+      ]
+    ]
+  },
+  {
+    "name": "bm25_k1",
+    "kind": "number",
+    "label": "BM25 k1",
+    "help": "BM25 term-frequency saturation: 0 counts a term once however often it occurs",
+    "unit": "saturation: higher lets repeated terms count for more",
+    "control": "number",
+    "default": 1.2,
+    "min": 0,
+    "max": 3,
+    "step": "0.1",
+    "shownWith": [
+      "scorer",
+      "bm25"
+    ]
+  },
+  {
+    "name": "bm25_b",
+    "kind": "number",
+    "label": "BM25 b",
+    "help": "BM25 length normalisation: 0 ignores a record's length, 1 divides fully by it",
+    "unit": "length normalisation, 0 to 1",
+    "control": "number",
+    "default": 0.75,
+    "min": 0,
+    "max": 1,
+    "step": "0.05",
+    "shownWith": [
+      "scorer",
+      "bm25"
+    ]
+  },
+  {
     "name": "recency_weight",
     "kind": "number",
     "label": "Recency weight",
@@ -147,6 +201,12 @@ export const FIELD_TABLE = Object.freeze([
     "option": "Your own question"
   }
 ]);
+
+/** Each scorer's short name. */
+export const SCORER_NAMES = Object.freeze({"tfidf": "TF-IDF", "bm25": "BM25"});
+
+/** The scorer whose ranking is shown beside the policy's. */
+export const OTHER_SCORER = Object.freeze({"tfidf": "bm25", "bm25": "tfidf"});
 
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({

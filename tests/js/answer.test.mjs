@@ -8,8 +8,8 @@ import { test } from "node:test";
 import { fullResult } from "../../site/js/answer.js";
 
 const ROOT = new URL("../../", import.meta.url);
-const RECORD_KEYS = ["id", "tenant", "store", "session", "age_hours", "key", "text", "words", "cosine", "recency", "score",
-  "outcome", "stage", "reason", "rank", "terms"];
+const RECORD_KEYS = ["id", "tenant", "store", "session", "age_hours", "key", "text", "words", "cosine", "bm25", "relevance",
+  "recency", "score", "outcome", "stage", "reason", "rank", "other_rank", "terms"];
 const RESULT_KEYS = ["engine_version", "policy", "question", "records", "ranked", "selected", "words_used", "budget_words",
   "counts", "coverage"];
 
@@ -51,6 +51,8 @@ const POLICIES = [
   { question: "timeout-incident", tenant: "team-b", store: "all", previous_sessions: true, latest_per_key: false,
     recency_weight: 0.35, budget_words: 80, max_records: 6 },
   { store: "semantic", max_age_hours: 12, budget_words: 0 },
+  { question_text: "checkout deployment", store: "all", previous_sessions: true, scorer: "bm25", bm25_k1: 0.8, bm25_b: 1,
+    recency_weight: 0.2 },
 ];
 
 for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) {
@@ -71,8 +73,8 @@ for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) 
 test("an answer from another store than the page's is reported, not merged", () => {
   const column = (/** @type {any[]} */ values) => values;
   const slim = /** @type {any} */ ({
-    ids: ["M1", "M2"], cosine: column([0, 0]), score: column([0, 0]), outcome: ["selected", "selected"],
-    reason: ["", ""], rank: [1, 2],
+    ids: ["M1", "M2"], cosine: column([0, 0]), bm25: column([0, 0]), relevance: column([0, 0]), score: column([0, 0]),
+    outcome: ["selected", "selected"], reason: ["", ""], rank: [1, 2], other_rank: [1, 2],
   });
   const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4], recency: [1, 1] };
   assert.match(/** @type {any} */ (fullResult(store, slim, [[], []])).error.message, /record 1 is M2 in the answer, X2 in the store/);
