@@ -23,6 +23,7 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {number} [maxLength]  a text field's limit, in characters (code points)
  * @property {string} [replaces]  the choice field a non-empty text is in force instead of
  * @property {string} [option]  the label of the option that choice control gets for the text
+ * @property {[string, string]} [shownWith]  [field, value]: the field matters only while that field has that value
  */
 
 /**
@@ -37,6 +38,7 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {number} [max]
  * @property {number} [maxLength]
  * @property {keyof Policy} [replaces]
+ * @property {[keyof Policy, string]} [shownWith]  its control is shown only while that field has that value
  * @property {string | number | boolean} default
  */
 
@@ -76,6 +78,7 @@ export function policyFields(store, table = FIELD_TABLE) {
     }
     if (row.min !== undefined) Object.assign(field, { min: row.min, max: row.max });
     if (row.kind === "text") Object.assign(field, { maxLength: row.maxLength, replaces: row.replaces });
+    if (row.shownWith) field.shownWith = /** @type {[keyof Policy, string]} */ (row.shownWith);
     return field;
   });
 }

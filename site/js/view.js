@@ -106,6 +106,21 @@ export function writeControls(policy, fields) {
   }
   showSliderValues(policy, fields);
   showTextControls(fields);
+  showFieldsInForce(policy, fields);
+}
+
+/**
+ * A field that matters only with another field's value (BM25's k1 and b, with the BM25
+ * scorer) has its control shown only then; hidden, it keeps its value.
+ * @param {Policy} policy @param {Field[]} fields
+ */
+function showFieldsInForce(policy, fields) {
+  for (const field of fields) {
+    if (!field.shownWith) continue;
+    const [other, value] = field.shownWith;
+    const wrapper = control(field.name).closest(".control");
+    if (wrapper instanceof HTMLElement) setHidden(wrapper, policy[other] !== value);
+  }
 }
 
 /**
@@ -162,6 +177,7 @@ export function readControls(fields, fallback) {
   }
   showSliderValues(policy, fields);
   showTextControls(fields);
+  showFieldsInForce(policy, fields);
   return { policy, errors };
 }
 
