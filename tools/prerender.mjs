@@ -12,6 +12,7 @@ import {
   renderOptions,
   renderPredictionChoices,
   renderReading,
+  renderTableHead,
   renderTableRows,
   renderTray,
 } from "../site/js/render.js";
@@ -22,9 +23,10 @@ for await (const chunk of process.stdin) input += chunk;
 const { store, result, tenantLabels, chosenId } = JSON.parse(input);
 const policy = result.policy;
 const fragments = {
-  cards: renderCards(result.records.slice(0, PAGE_SIZE), tenantLabels),
+  cards: renderCards(result.records.slice(0, PAGE_SIZE), tenantLabels, policy.scorer),
   diagram: renderDiagram(result),
-  rows: renderTableRows(result.records.slice(0, PAGE_SIZE), chosenId),
+  head: renderTableHead(policy.scorer),
+  rows: renderTableRows(result.records.slice(0, PAGE_SIZE), chosenId, policy.scorer),
   tray: renderTray(result, tenantLabels),
   chart: renderChart(result.records.slice(0, PAGE_SIZE)),
   breakdown: renderBreakdown(result, chosenId),
