@@ -28,7 +28,7 @@ const fragments = {
   head: renderTableHead(policy.scorer),
   rows: renderTableRows(result.records.slice(0, PAGE_SIZE), chosenId, policy.scorer),
   tray: renderTray(result, tenantLabels),
-  chart: renderChart(result.records.slice(0, PAGE_SIZE)),
+  chart: renderChart(result.records.slice(0, PAGE_SIZE), policy.scorer),
   breakdown: renderBreakdown(result, chosenId),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),

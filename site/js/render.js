@@ -3,7 +3,7 @@
 // default configuration, and the page uses it for every update.
 
 import { html } from "./html.js";
-import { OUTCOME_TABLE } from "./tables.js";
+import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "./tables.js";
 
 /** @typedef {import("./types.js").Result} Result */
 /** @typedef {import("./types.js").RecordResult} RecordResult */
@@ -17,7 +17,7 @@ export const OUTCOMES = OUTCOME_TABLE;
 export const STAGES = [
   { n: 1, title: "Stored records", explain: "Stage 1, stored records: every record in the store, before any policy. Nothing is excluded yet." },
   { n: 2, title: "Scope filters", explain: "Stage 2, scope filters: tenant, latest fact per key, memory store, session and age remove records before any similarity is used." },
-  { n: 3, title: "Ranking", explain: "Stage 3, ranking: records still in scope get their cosine and blended score; a record sharing no term with the question drops out here." },
+  { n: 3, title: "Ranking", explain: "Stage 3, ranking: records still in scope get their lexical score (TF-IDF cosine or BM25) and blended score; a record sharing no term with the question drops out here." },
   { n: 4, title: "Final context", explain: "Stage 4, final context: ranked records are packed greedily into the word budget and record limit; the tray is what the agent would be given." },
 ];
 
@@ -35,6 +35,29 @@ function formatNumber(x) {
   return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
 }
 
+/**
+ * A record's rank under the policy's scorer, the other scorer's in brackets, and a mark
+ * when the two differ: ▲ when the policy's scorer places it higher.
+ * @param {RecordResult} r @param {string} scorer
+ */
+export function rankText(r, scorer) {
+  if (!r.rank || !r.other_rank) return html`<span class="no-rank">not ranked</span>`;
+  const other = SCORER_NAMES[OTHER_SCORER[scorer]];
+  const moved = r.other_rank - r.rank;
+  const mark = moved
+    ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
+    : "";
+  return html`rank <span class="rank-now">${r.rank}</span> <span class="rank-other">(${other}: ${r.other_rank})</span>${mark}`;
+}
+
+/**
+ * The records table's head: the score column names the scorer it blends.
+ * @param {string} scorer
+ */
+export function renderTableHead(scorer) {
+  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">Cosine<br>BM25</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORER_NAMES[scorer]} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
+}
+
 /** @param {string} outcome */
 export function badge(outcome) {
   const o = OUTCOMES[outcome];
@@ -44,17 +67,19 @@ export function badge(outcome) {
 /**
  * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {Record<string, string>} tenantLabels
+ * @param {string} [scorer]  the policy's scorer
  */
-export function renderCards(records, tenantLabels) {
-  return html`${cardItems(records, tenantLabels)}`;
+export function renderCards(records, tenantLabels, scorer = "tfidf") {
+  return html`${cardItems(records, tenantLabels, scorer)}`;
 }
 
 /**
  * One card per record, each a single element: the page replaces only cards that changed.
  * @param {RecordResult[]} records
  * @param {Record<string, string>} tenantLabels
+ * @param {string} [scorer]  the policy's scorer
  */
-export function cardItems(records, tenantLabels) {
+export function cardItems(records, tenantLabels, scorer = "tfidf") {
   return records.map(
     (r) => html`<li class="card" data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}">
   <div class="card-head"><span class="card-id">${r.id}</span>${badge(r.outcome)}</div>
@@ -67,7 +92,7 @@ export function cardItems(records, tenantLabels) {
     <div><dt>Words</dt><dd>${r.words}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
-  <p class="card-rank">${r.rank ? `Rank ${r.rank} · score ${fixed3(r.score)}` : `cosine ${fixed3(r.cosine)}`}</p>
+  <p class="card-rank">${r.rank ? html`${rankText(r, scorer)} · score ${fixed3(r.score)}` : scorer === "bm25" ? `BM25 ${fixed3(r.bm25)}` : `cosine ${fixed3(r.cosine)}`}</p>
   <p class="reason card-reason">${r.reason}</p>
 </li>`,
   );
@@ -99,23 +124,25 @@ export function renderDiagram(result) {
 /**
  * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {string | null} chosenId the record whose score breakdown is open
+ * @param {string} [scorer]  the policy's scorer
  */
-export function renderTableRows(records, chosenId) {
-  return html`${tableRowItems(records, chosenId)}`;
+export function renderTableRows(records, chosenId, scorer = "tfidf") {
+  return html`${tableRowItems(records, chosenId, scorer)}`;
 }
 
 /**
  * One table row per record, each a single element: the page replaces only rows that changed.
  * @param {RecordResult[]} records
  * @param {string | null} chosenId
+ * @param {string} [scorer]  the policy's scorer
  */
-export function tableRowItems(records, chosenId) {
+export function tableRowItems(records, chosenId, scorer = "tfidf") {
   return records.map(
-    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-bm25="${r.bm25}" data-score="${r.score}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
-  <td class="num" data-label="Cosine">${fixed3(r.cosine)}</td>
-  <td class="num" data-label="Blended score">${fixed3(r.score)}</td>
+  <td class="num lexical" data-label="Cosine, BM25"><span class="lex${scorer === "tfidf" ? " in-force" : ""}" data-name="Cosine">${fixed3(r.cosine)}</span> <span class="lex${scorer === "bm25" ? " in-force" : ""}" data-name="BM25">${fixed3(r.bm25)}</span></td>
+  <td class="num" data-label="Blended score">${fixed3(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
   );
@@ -169,6 +196,7 @@ export function renderReading(q) {
 }
 
 /**
+ * How the chosen record's score is computed, term by term, under the policy's scorer.
  * @param {Result} result
  * @param {string} id
  */
@@ -176,29 +204,96 @@ export function renderBreakdown(result, id) {
   const r = result.records.find((x) => x.id === id) ?? result.records[0];
   const w = result.policy.recency_weight;
   const q = result.question;
-  const terms = r.terms.length
-    ? html`<div class="scroll-x" tabindex="0" role="region" aria-label="Term contributions for ${r.id}"><table class="terms">
-  <caption>Shared terms of ${r.id} and the question</caption>
-  <thead><tr><th scope="col">Term</th><th scope="col">Count in record</th><th scope="col">tf record</th><th scope="col">Count in question</th><th scope="col">tf question</th><th scope="col">idf</th><th scope="col">Weight in record</th><th scope="col">Weight in question</th><th scope="col">Contribution</th></tr></thead>
-  <tbody>${r.terms.map(
-    (t) => html`<tr><th scope="row">${t.term}</th><td>${t.record_count}</td><td>${fixed4(t.record_tf)}</td><td>${t.query_count}</td><td>${fixed4(t.query_tf)}</td><td>${fixed4(t.idf)}</td><td>${fixed4(t.record_weight)}</td><td>${fixed4(t.query_weight)}</td><td>${fixed4(t.contribution)}</td></tr>`,
-  )}</tbody>
-  <tfoot><tr><th scope="row" colspan="8">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
-</table></div>`
-    : html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
-  return html`<h3 id="breakdown-title">${r.id}: cosine ${fixed3(r.cosine)}, score ${fixed3(r.score)}</h3>
+  const bm25 = result.policy.scorer === "bm25";
+  const lexical = bm25 ? bm25Parts(result, r) : cosineParts(r);
+  const head = bm25
+    ? html`${r.id}: BM25 ${fixed3(r.bm25)}, relative ${fixed3(r.relevance)}, score ${fixed3(r.score)}`
+    : html`${r.id}: cosine ${fixed3(r.cosine)}, score ${fixed3(r.score)}`;
+  const blended = bm25 ? "relative BM25" : "cosine";
+  const other = bm25
+    ? html`Under TF-IDF: cosine ${fixed4(r.cosine)}${r.other_rank ? html`, rank ${r.other_rank}` : ""}.`
+    : html`Under BM25: ${fixed4(r.bm25)}${r.other_rank ? html`, rank ${r.other_rank}` : ""}.`;
+  return html`<h3 id="breakdown-title">${head}</h3>
 <p class="breakdown-question">Question terms after lowercasing and stop words: ${q.terms.length ? q.terms.join(", ") : "none"}${q.dropped_terms.length ? html`; in no record, so dropped: ${q.dropped_terms.join(", ")}` : ""}.</p>
-${terms}
+${lexical}
 <p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.cosine)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong></p>
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${blended} + recency weight × recency.</p>
+<p class="formula other-scorer">${other}</p>
 <p class="formula">${badge(r.outcome)} ${r.reason}</p>`;
+}
+
+/**
+ * The cosine's parts: for each shared term (a row group, so the panel needs no sideways
+ * scrolling) its count, tf and weight in the record and in the question, its idf and
+ * its contribution; the contributions sum to the cosine.
+ * @param {RecordResult} r
+ */
+function cosineParts(r) {
+  if (!r.terms.length) {
+    return html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
+  }
+  const parts = /** @type {import("./types.js").TermPart[]} */ (r.terms);
+  return html`<table class="terms">
+  <caption>Shared terms of ${r.id} and the question. Weight = tf × idf, divided by the length of the whole vector (record or question), so each vector has length 1.</caption>
+  <thead><tr><th scope="col">Term</th><th scope="col">In the record</th><th scope="col">In the question</th></tr></thead>
+  ${parts.map(
+    (t) => html`<tbody>
+  <tr class="term-head"><th scope="rowgroup" colspan="3">${t.term}</th></tr>
+  <tr><th scope="row">Count in record, in question</th><td>${t.record_count}</td><td>${t.query_count}</td></tr>
+  <tr><th scope="row">tf = 1 + ln(count)</th><td>${fixed4(t.record_tf)}</td><td>${fixed4(t.query_tf)}</td></tr>
+  <tr><th scope="row">idf</th><td colspan="2">${fixed4(t.idf)}</td></tr>
+  <tr><th scope="row">Weight in record, in question</th><td>${fixed4(t.record_weight)}</td><td>${fixed4(t.query_weight)}</td></tr>
+  <tr class="contribution"><th scope="row">Contribution = ${fixed4(t.record_weight)} × ${fixed4(t.query_weight)}</th><td colspan="2">${fixed4(t.contribution)}</td></tr>
+</tbody>`,
+  )}
+  <tfoot><tr><th scope="row" colspan="2">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
+</table>`;
+}
+
+/**
+ * BM25's parts: for each shared term its count in the record (tf) and in the question,
+ * idf, the record's length factor and the contribution, which sum to the record's BM25;
+ * then that BM25's share of the question's best.
+ * @param {Result} result @param {RecordResult} r
+ */
+function bm25Parts(result, r) {
+  const { bm25_k1: k1, bm25_b: b } = result.policy;
+  const q = result.question;
+  if (!r.terms.length) {
+    return html`<p>${r.id} shares no term with the question, so its BM25 is 0 and it cannot be retrieved at any recency weight.</p>`;
+  }
+  const parts = /** @type {import("./types.js").BM25Part[]} */ (r.terms);
+  const first = parts[0];
+  const best = result.records.find((x) => x.bm25 === q.best_bm25);
+  return html`<p class="formula">Length factor = 1 − b + b × length / average length = 1 − ${b} + ${b} × ${first.record_length} / ${fixed4(q.average_length)} = ${fixed4(first.length_factor)}: ${r.id} has ${first.record_length} terms after stop words.</p>
+<table class="terms">
+  <caption>Shared terms of ${r.id} and the question, scored by BM25 (k1 ${k1}, b ${b}). idf = ln(1 + (N − n + 0.5) / (n + 0.5)) for N records, n of them holding the term.</caption>
+  <thead><tr><th scope="col">Term</th><th scope="col">Value</th></tr></thead>
+  ${parts.map(
+    (t) => html`<tbody>
+  <tr class="term-head"><th scope="rowgroup" colspan="2">${t.term}</th></tr>
+  <tr><th scope="row">Count in record (tf)</th><td>${t.record_count}</td></tr>
+  <tr><th scope="row">Count in question</th><td>${t.query_count}</td></tr>
+  <tr><th scope="row">idf</th><td>${fixed4(t.idf)}</td></tr>
+  <tr><th scope="row">Length factor</th><td>${fixed4(t.length_factor)}</td></tr>
+  <tr class="contribution"><th scope="row">Contribution = ${t.query_count} × ${fixed4(t.idf)} × ${t.record_count} / (${t.record_count} + ${k1} × ${fixed4(t.length_factor)})</th><td>${fixed4(t.contribution)}</td></tr>
+</tbody>`,
+  )}
+  <tfoot><tr><th scope="row">BM25 = sum of contributions</th><td>${fixed4(r.bm25)}</td></tr></tfoot>
+</table>
+<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much).</p>
+<p class="formula">Relative BM25 = ${fixed4(r.bm25)} / ${fixed4(q.best_bm25)}, the highest BM25 of any record for this question${best ? html` (${best.id})` : ""}, = ${fixed4(r.relevance)}</p>`;
 }
 
 /** @param {number} x */
 const fixed4 = (x) => x.toFixed(4);
 
-/** @param {RecordResult[]} records  the records to chart (a page of a large store) */
-export function renderChart(records) {
+/**
+ * @param {RecordResult[]} records  the records to chart (a page of a large store)
+ * @param {string} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
+ */
+export function renderChart(records, scorer = "tfidf") {
+  const relevance = scorer === "bm25" ? "relative BM25" : "cosine";
   const rowHeight = 22;
   const labelWidth = 44;
   const barWidth = 220;
@@ -207,13 +302,13 @@ export function renderChart(records) {
     const y = 20 + i * rowHeight;
     return html`<g class="chart-row" data-outcome="${r.outcome}">
   <text x="0" y="${y + 12}" class="chart-label">${r.id}</text>
-  <rect x="${labelWidth}" y="${y}" width="${(r.cosine * barWidth).toFixed(1)}" height="7" class="bar-cosine"></rect>
+  <rect x="${labelWidth}" y="${y}" width="${(r.relevance * barWidth).toFixed(1)}" height="7" class="bar-cosine"></rect>
   <rect x="${labelWidth}" y="${y + 8}" width="${(r.score * barWidth).toFixed(1)}" height="7" class="bar-score"></rect>
 </g>`;
   });
   return html`<svg viewBox="0 0 ${labelWidth + barWidth + 8} ${height}" role="img" aria-labelledby="chart-title" class="chart" preserveAspectRatio="xMinYMin meet">
-<title id="chart-title">Cosine (upper bar) and blended score (lower bar) for each record, from 0 to 1; the table lists the same numbers.</title>
-<text x="${labelWidth}" y="10" class="chart-legend"><tspan class="legend-cosine">■ cosine</tspan> <tspan dx="8" class="legend-score">■ blended score</tspan></text>
+<title id="chart-title">${relevance[0].toUpperCase() + relevance.slice(1)} (upper bar) and blended score (lower bar) for each record, from 0 to 1; the table and the breakdown list the same numbers.</title>
+<text x="${labelWidth}" y="10" class="chart-legend"><tspan class="legend-cosine">■ ${relevance}</tspan> <tspan dx="8" class="legend-score">■ blended score</tspan></text>
 ${rows}
 <line x1="${labelWidth}" x2="${labelWidth}" y1="16" y2="${height}" class="chart-axis"></line>
 </svg>`;

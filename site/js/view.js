@@ -11,6 +11,7 @@ import {
   renderOptions,
   renderPredictionChoices,
   renderReading,
+  renderTableHead,
   renderTray,
   tableRowItems,
 } from "./render.js";
@@ -201,11 +202,12 @@ function setFieldError(name, message) {
 function resultViews(result, context) {
   const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
   return [
-    ["cards", cardItems(records, context.tenantLabels)],
+    ["cards", cardItems(records, context.tenantLabels, result.policy.scorer)],
+    ["records-head", renderTableHead(result.policy.scorer)],
     ["diagram", renderDiagram(result)],
-    ["records-body", tableRowItems(records, context.chosenId)],
+    ["records-body", tableRowItems(records, context.chosenId, result.policy.scorer)],
     ["tray-body", renderTray(result, context.tenantLabels)],
-    ["chart", renderChart(records)],
+    ["chart", renderChart(records, result.policy.scorer)],
     ["score-breakdown", renderBreakdown(result, context.chosenId)],
     ["question-reading", renderReading(result.question)],
   ];

@@ -369,7 +369,7 @@ def test_choosing_a_record_explains_its_score(ready_page: Page) -> None:
     expect(page.locator('[data-choose="M5"]')).to_have_attribute("aria-pressed", "true")
     breakdown = page.locator("#score-breakdown")
     expect(breakdown.locator("h3")).to_contain_text("M5: cosine 0.110")
-    contributions = breakdown.locator("table.terms tbody tr td:last-child").all_inner_texts()
+    contributions = breakdown.locator("table.terms tbody tr.contribution td:last-child").all_inner_texts()
     m5 = next(r for r in engine.run({"store": STORE})["records"] if r["id"] == "M5")
     assert len(contributions) == len(m5["terms"]) == 1
     assert math.isclose(sum(float(c) for c in contributions), m5["cosine"], abs_tol=1e-4)
