@@ -10,10 +10,24 @@ export const LAUNCH_PARAMETERS = ["endpoint", "fetch", "actor", "registration", 
 /** Without a mastery score from the LMS, the AU passes at this share of guided steps predicted right. */
 export const PASSING_SHARE = 0.5;
 
-/** Was the page launched as a cmi5 AU? @param {string} search */
-export function launchedByCmi5(search) {
+/**
+ * The launch parameters when a cmi5 LMS launched the page, else null. Read once, at
+ * start: the page later rewrites its address with the learner's settings.
+ * @param {string} search
+ * @returns {{endpoint: string, fetch: string, actor: object, registration: string, activityId: string} | null}
+ */
+export function cmi5Launch(search) {
   const params = new URLSearchParams(search);
-  return LAUNCH_PARAMETERS.every((name) => params.get(name));
+  if (!LAUNCH_PARAMETERS.every((name) => params.get(name))) return null;
+  let actor;
+  try {
+    actor = JSON.parse(params.get("actor") ?? "");
+  } catch {
+    return null;
+  }
+  if (!actor || typeof actor !== "object") return null;
+  const get = (/** @type {string} */ name) => /** @type {string} */ (params.get(name));
+  return { endpoint: get("endpoint"), fetch: get("fetch"), actor, registration: get("registration"), activityId: get("activityId") };
 }
 
 /** Passed or failed, by the LMS's mastery score when it gives one. @param {number} scaled @param {number | undefined} mastery */
@@ -25,11 +39,12 @@ export class Cmi5Reporter {
   /**
    * Start the session: the library's initialize() (auth token, launch data, learner
    * preferences, then the initialized statement).
+   * @param {NonNullable<ReturnType<typeof cmi5Launch>>} launch
    * @param {{score: boolean, onProblem: (message: string) => void}} options
    */
-  static async start(options) {
+  static async start(launch, options) {
     const { default: Cmi5 } = await import("./vendor/cmi5.js");
-    const cmi5 = new Cmi5();
+    const cmi5 = new Cmi5(launch);
     await cmi5.initialize();
     return new Cmi5Reporter(cmi5, options);
   }

@@ -6,19 +6,17 @@ import datetime
 import json
 import random
 import re
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 import build
 import engine
 from harness.servers import StaticServer
-from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, tray_on_page, wait_answered, wait_ready
+from tests.browser.conftest import rows_on_page, tray_on_page, wait_answered, wait_ready
 from tests.browser.test_page import set_policy
 from tests.conftest import FIXTURES, load_json
 
@@ -290,60 +288,13 @@ def test_a_thousand_record_store_is_paged(page: Page, site_url: str) -> None:
     assert tray_on_page(page) == expected["selected"]
 
 
-RECORDING_LMS = """<!doctype html><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
-<script>
-window.calls = [];
-const data = {"cmi.core.lesson_status": "not attempted"};
-window.API = {
-  LMSInitialize: (a) => { calls.push(["LMSInitialize"]); return "true"; },
-  LMSGetValue: (k) => { calls.push(["LMSGetValue", k]); return data[k] ?? ""; },
-  LMSSetValue: (k, v) => { calls.push(["LMSSetValue", k, v]); data[k] = v; return "true"; },
-  LMSCommit: () => { calls.push(["LMSCommit"]); return "true"; },
-  LMSFinish: () => { calls.push(["LMSFinish"]); return "true"; },
-  LMSGetLastError: () => "0", LMSGetErrorString: () => "", LMSGetDiagnostic: () => "",
-};
-</script>
-<iframe id="sco" src="index.html" title="Activity" width="1000" height="800"></iframe>"""
-
-
-def test_scorm_package_lists_every_file_and_reports_to_the_lms(browser: Browser, tmp_path: Path) -> None:
-    """--scorm writes a manifest naming every file; in an LMS frame the page reports incomplete, then completed."""
-    out = tmp_path / "dist"
-    build.build(out=out, scorm=True, quiet=True)
-    package = build.scorm_package_path(out)
-    with zipfile.ZipFile(package) as archive:
-        names = set(archive.namelist())
-        manifest = ElementTree.fromstring(archive.read("imsmanifest.xml"))
-        archive.extractall(tmp_path / "lms")
-    ns = {"cp": "http://www.imsproject.org/xsd/imscp_rootv1p1p2"}
-    listed = {f.attrib["href"] for f in manifest.iterfind(".//cp:file", ns)}
-    assert listed == names - {"imsmanifest.xml"}
-    assert listed == {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
-    assert manifest.find(".//cp:schemaversion", ns).text == "1.2"  # type: ignore[union-attr]
-    (tmp_path / "lms" / "lms.html").write_text(RECORDING_LMS)
-    server = StaticServer(tmp_path / "lms")
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        page.goto(server.url + "lms.html")
-        frame = page.frame_locator("#sco")
-        expect(frame.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
-        calls = page.evaluate("() => window.calls")
-        assert ["LMSSetValue", "cmi.core.lesson_status", "incomplete"] in calls
-        assert ["LMSSetValue", "cmi.core.lesson_status", "completed"] not in calls
-        frame.locator('[data-guide-step="current-vs-historical:0"]').click()
-        for _ in range(3):
-            frame.get_by_role("button", name="Next stage").click()
-        expect(frame.locator("#experiment")).to_have_attribute("data-stage", "4")
-        page.wait_for_function("() => window.calls.some(c => c[0] === 'LMSSetValue' && c[2] === 'completed')")
-    finally:
-        context.close()
-        server.close()
+# The SCORM and cmi5 packages are tested in real runtimes in test_lms.py.
 
 
 def test_page_without_an_lms_behaves_as_usual(page: Page, site_url: str) -> None:
     """No SCORM API anywhere: nothing is reported and the guides work as always."""
     page.goto(site_url)
+    expect(page.locator("html")).to_have_attribute("data-lms", "none")
     wait_ready(page)
     page.locator('[data-guide-step="current-vs-historical:0"]').click()
     for _ in range(3):

@@ -317,8 +317,10 @@ def test_packages_list_every_file(packages: Path, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def cmi5_dir(packages: Path) -> Path:
+    """The LMS's folder: the cmi5 package unpacked in au/ (so its service worker's scope
+    is au/, as on an LMS that hosts packages), and the page the learner returns to."""
     directory = packages.parent / "cmi5-lms"
-    extract(build.cmi5_package_path(packages), directory)
+    extract(build.cmi5_package_path(packages), directory / "au")
     (directory / "lms-return.html").write_text(
         '<!doctype html><meta charset="utf-8"><title>Back in the LMS</title><link rel="icon" href="data:,"><h1>Back in the LMS</h1>'
     )
@@ -326,7 +328,7 @@ def cmi5_dir(packages: Path) -> Path:
 
 
 def au_id(directory: Path) -> str:
-    structure = ElementTree.parse(directory / "cmi5.xml").getroot()
+    structure = ElementTree.parse(directory / "au" / "cmi5.xml").getroot()
     (au,) = structure.iterfind("{https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd}au")
     return au.attrib["id"]
 
@@ -338,7 +340,7 @@ def test_cmi5_launch_sends_every_statement_in_order(cmi5_dir: Path, new_context:
         context = new_context(viewport={"width": 1300, "height": 1000})
         context.add_init_script(CSP_WATCH)
         page = context.new_page()
-        page.goto(lms.launch_url(au_id(cmi5_dir)))
+        page.goto(lms.launch_url(au_id(cmi5_dir), "au/index.html"))
         expect(page.locator("html")).to_have_attribute("data-lms", "cmi5")
         lms.wait_for(lambda: "initialized" in lms.verbs(), "initialized")
         expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
@@ -374,12 +376,12 @@ def test_the_page_never_waits_for_an_lms(cmi5_dir: Path, new_context: Any) -> No
         page = context.new_page()
         requested: list[str] = []
         page.on("request", lambda r: requested.append(r.url))
-        page.goto(lms.url + "index.html")
+        page.goto(lms.url + "au/index.html")
         expect(page.locator("html")).to_have_attribute("data-lms", "none")
         expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
         assert not [u for u in requested if "vendor/cmi5" in u or "/lrs/" in u or "/lms/" in u]
         # An LMS whose token endpoint never answers.
-        page.goto(lms.launch_url(au_id(cmi5_dir), fetch_path="lms/hang"))
+        page.goto(lms.launch_url(au_id(cmi5_dir), "au/index.html", fetch_path="lms/hang"))
         expect(page.locator("html")).to_have_attribute("data-lms", "cmi5")
         expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
         run_step(page.main_frame, 0, ["M5"])

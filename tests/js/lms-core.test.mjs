@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { launchedByCmi5, passes } from "../../site/js/cmi5-reporter.js";
+import { cmi5Launch, passes } from "../../site/js/cmi5-reporter.js";
 import {
   LOCAL_NOTES_HEADING,
   SUSPEND_DATA_LIMIT,
@@ -129,10 +129,11 @@ test("an interaction's values, the id first, in SCORM 1.2's vocabulary", () => {
 });
 
 test("cmi5: a launch needs all five parameters; passing follows the LMS's mastery score when it gives one", () => {
-  const all = "?endpoint=https%3A%2F%2Flrs%2F&fetch=https%3A%2F%2Flms%2Ft&actor=%7B%7D&registration=r&activityId=a";
-  assert.equal(launchedByCmi5(all), true);
-  assert.equal(launchedByCmi5(all.replace("registration=r&", "")), false);
-  assert.equal(launchedByCmi5(""), false);
+  const all = "?endpoint=https%3A%2F%2Flrs%2F&fetch=https%3A%2F%2Flms%2Ft&actor=%7B%22name%22%3A%22A%22%7D&registration=r&activityId=a";
+  assert.deepEqual(cmi5Launch(all), { endpoint: "https://lrs/", fetch: "https://lms/t", actor: { name: "A" }, registration: "r", activityId: "a" });
+  assert.equal(cmi5Launch(all.replace("registration=r&", "")), null);
+  assert.equal(cmi5Launch(all.replace("%7B%22name%22%3A%22A%22%7D", "oops")), null);
+  assert.equal(cmi5Launch(""), null);
   assert.equal(passes(0.5, undefined), true);
   assert.equal(passes(0.49, undefined), false);
   assert.equal(passes(0.6, 0.8), false);

@@ -4,7 +4,7 @@
 // leaving; a relaunch resumes. cmi5 (cmi5-reporter.js) when a cmi5 LMS launched the
 // page from a `--cmi5` package. Without an LMS nothing happens and nothing waits.
 
-import { launchedByCmi5 } from "../cmi5-reporter.js";
+import { cmi5Launch } from "../cmi5-reporter.js";
 import { decodeResume, encodeResume, score } from "../lms-core.js";
 import { queryOf } from "../page-core.js";
 import { ScormReporter, findApi } from "../scorm.js";
@@ -20,9 +20,9 @@ export function setUp({ byId, dispatch, state, player, boot }) {
   const options = /** @type {LmsOptions} */ ({ score: true, cmi5: false, .../** @type {any} */ (boot).lms });
   const api = findApi();
   const scorm = api ? new ScormReporter(api, { score: options.score }) : null;
-  const cmi5Launch = options.cmi5 && launchedByCmi5(location.search);
-  document.documentElement.dataset.lms = scorm ? "scorm" : cmi5Launch ? "cmi5" : "none";
-  if (!scorm && !cmi5Launch) return { "complete-activity": () => {}, "report-prediction": () => {}, "report-progress": () => {}, "seek-stage": ({ stage }) => player.showStage(stage) };
+  const launch = options.cmi5 ? cmi5Launch(location.search) : null;
+  document.documentElement.dataset.lms = scorm ? "scorm" : launch ? "cmi5" : "none";
+  if (!scorm && !launch) return { "complete-activity": () => {}, "report-prediction": () => {}, "report-progress": () => {}, "seek-stage": ({ stage }) => player.showStage(stage) };
 
   // Messages for the learner: what the LMS cannot keep, or did not accept.
   const status = document.createElement("p");
@@ -76,15 +76,15 @@ export function setUp({ byId, dispatch, state, player, boot }) {
   }
 
   /** @type {Promise<import("../cmi5-reporter.js").Cmi5Reporter | null>} */
-  const cmi5 = cmi5Launch
+  const cmi5 = launch
     ? import("../cmi5-reporter.js")
-        .then(({ Cmi5Reporter }) => Cmi5Reporter.start({ score: options.score, onProblem: (text) => say("cmi5", text) }))
+        .then(({ Cmi5Reporter }) => Cmi5Reporter.start(launch, { score: options.score, onProblem: (text) => say("cmi5", text) }))
         .catch((/** @type {any} */ error) => {
           say("cmi5", `This activity could not connect to the LMS (${error?.message ?? error}); it works, but nothing is recorded.`);
           return null;
         })
     : Promise.resolve(null);
-  if (cmi5Launch) {
+  if (launch) {
     // cmi5 has no unload call of its own: the learner ends the session here, and leaving the page ends it too.
     const exit = document.createElement("button");
     exit.type = "button";
