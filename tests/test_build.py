@@ -184,3 +184,57 @@ def test_stdlib_is_trimmed_bytecode(built_site: Path) -> None:
     assert stored == {zipfile.ZIP_STORED}  # the zstd window spans the whole library
     stock = (build.PYODIDE_PACKAGE / "python_stdlib.zip").stat().st_size
     assert stdlib.stat().st_size < 0.4 * stock
+
+
+def test_a_plain_build_reports_a_score_and_carries_no_cmi5_library(built_site: Path) -> None:
+    """Without --no-score the page reports a score to an LMS; without --cmi5 it neither ships nor may reach an LRS."""
+    html = (built_site / "index.html").read_text()
+    boot = json.loads(re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, flags=re.S).group(1))  # type: ignore[union-attr]
+    assert boot["lms"] == {"score": True, "cmi5": False}
+    assert not (built_site / "js" / "vendor").exists()
+    assert "connect-src 'self';" in html.replace("&#39;", "'")
+
+
+def test_cmi5_package_may_reach_an_lrs_over_https_only() -> None:
+    """A cmi5 build's CSP lets the page reach the LRS the launch names, over HTTPS or on its own origin."""
+    directives = dict(d.split(" ", 1) for d in build.content_security_policy("", "", cmi5=True).split("; "))
+    assert directives["connect-src"] == "'self' https:"
+    assert directives["script-src"].startswith("'self' 'wasm-unsafe-eval'")
+
+
+def test_cmi5_course_structure_names_one_au_with_a_stable_course_id() -> None:
+    """cmi5.xml: one course, one AU at index.html, moveOn Completed; the ids depend on the store's title alone and titles are escaped."""
+    from xml.etree import ElementTree
+
+    store = json.loads((FIXTURES / "store.json").read_text())
+    ns = {"c": "https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd"}
+    root = ElementTree.fromstring(build.cmi5_course_structure(store, score=True))
+    course = root.find("c:course", ns)
+    (au,) = root.iterfind("c:au", ns)
+    assert course is not None and course.attrib["id"] == build.course_iri(store)
+    assert au.attrib == {
+        "id": f"{build.course_iri(store)}/experiment",
+        "moveOn": "Completed",
+        "launchMethod": "AnyWindow",
+    }
+    assert au.find("c:url", ns).text == "index.html"  # type: ignore[union-attr]
+    assert build.course_iri(store) == build.course_iri(json.loads(json.dumps(store)))
+    other = {**store, "title": 'Week 3 <b>"memory"</b> & recall'}
+    assert build.course_iri(other) != build.course_iri(store)
+    title = ElementTree.fromstring(build.cmi5_course_structure(other, score=False)).find(
+        "c:course/c:title/c:langstring", ns
+    )
+    assert title is not None and title.text == other["title"]
+    described = ElementTree.fromstring(build.cmi5_course_structure(other, score=False)).find(
+        "c:au/c:description/c:langstring", ns
+    )
+    assert described is not None and "No score is reported." in (described.text or "")
+
+
+def test_command_line_passes_the_lms_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--scorm, --cmi5 and --no-score reach build() as scorm, cmi5 and score=False."""
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(build, "build", lambda **options: calls.append(options))
+    assert build.main(["--scorm", "--no-score"]) == 0
+    assert build.main(["--cmi5"]) == 0
+    assert [(c["scorm"], c["cmi5"], c["score"]) for c in calls] == [(True, False, False), (False, True, True)]
