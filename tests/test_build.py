@@ -238,3 +238,24 @@ def test_command_line_passes_the_lms_options(monkeypatch: pytest.MonkeyPatch) ->
     assert build.main(["--scorm", "--no-score"]) == 0
     assert build.main(["--cmi5"]) == 0
     assert [(c["scorm"], c["cmi5"], c["score"]) for c in calls] == [(True, False, False), (False, True, True)]
+
+
+def test_readme_lms_section_matches_the_build_and_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The instructors' section: its build commands parse, its step count, score example,
+    passing share and suspend_data limit are the ones the code uses."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Grade it in an LMS") :]
+    prose = " ".join(section.split())
+    commands = re.findall(r"^python build\.py ([^#\n]*)", section, flags=re.M)
+    assert len(commands) >= 4
+    monkeypatch.setattr(build, "build", lambda **options: None)
+    for command in commands:
+        assert build.main(command.split()) == 0, command
+    steps = sum(len(g["steps"]) for g in json.loads((FIXTURES / "store.json").read_text())["guides"])
+    first = len(json.loads((FIXTURES / "store.json").read_text())["guides"][0]["steps"])
+    assert f"{steps} in the default store" in prose
+    assert f"scores {first} of {steps}, {round(100 * first / steps)}" in prose
+    reporter = (ROOT / "site" / "js" / "cmi5-reporter.js").read_text()
+    assert re.search(r"PASSING_SHARE = 0\.5;", reporter) and "at least 0.5 passes" in prose
+    core = (ROOT / "site" / "js" / "lms-core.js").read_text()
+    assert "SUSPEND_DATA_LIMIT = 4096;" in core and "4,096 characters" in prose
