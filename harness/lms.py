@@ -185,12 +185,19 @@ class Cmi5Lms:
         }
         self.activity = ""
         self.mastery_score = mastery_score
+        self.states: dict[str, Any] = {}  # the AU's own state documents, by stateId
         handler = type("Handler", (_LmsHandler,), {"lms": self})
         self.server = _Server(("127.0.0.1", 0), lambda *a: handler(*a, directory=str(directory)))
         self.server.verbose = False  # type: ignore[attr-defined]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def relaunch(self) -> None:
+        """A new session of the same registration: a new session id and a new auth token."""
+        self.session = str(uuid.uuid4())
+        self.token = base64.b64encode(f"au:{uuid.uuid4()}".encode()).decode()
+        self.token_fetches = 0
 
     def context_template(self) -> dict[str, Any]:
         return {
@@ -248,8 +255,13 @@ class Cmi5Lms:
         self.problems += [f"{verb}: {p}" for p in found]
         self.statements.append(statement)
 
-    def verbs(self) -> list[str]:
-        return [VERB_NAMES.get(s["verb"]["id"], s["verb"]["id"]) for s in self.statements]
+    def verbs(self, session: str | None = None) -> list[str]:
+        """The statements' verbs in arrival order; of one session, if given."""
+        return [
+            VERB_NAMES.get(s["verb"]["id"], s["verb"]["id"])
+            for s in self.statements
+            if session is None or s.get("context", {}).get("extensions", {}).get(SESSION_EXTENSION) == session
+        ]
 
     def wait_for(self, condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -374,6 +386,8 @@ class _LmsHandler(build.StaticHandler):
             time.sleep(30)
             self._reply(504)
             return
+        if self._state(body):
+            return
         if path == "/lrs/statements" and self._authorised():
             data = json.loads(body)
             statements = data if isinstance(data, list) else [data]
@@ -385,9 +399,27 @@ class _LmsHandler(build.StaticHandler):
         if not path.startswith("/lrs/"):
             self._reply(404)
 
+    def _state(self, body: bytes) -> bool:
+        """The AU writes its own state document (never the LMS's launch data)."""
+        parts = urlsplit(self.path)
+        if parts.path != "/lrs/activities/state":
+            return False
+        if not self._authorised():
+            return True
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        state_id = query.get("stateId", "")
+        if state_id == "LMS.LaunchData" or query.get("registration") != self.lms.registration:
+            self.lms.problems.append(f"the AU wrote state {state_id} for registration {query.get('registration')}")
+        else:
+            self.lms.states[state_id] = json.loads(body)
+        self._reply(204)
+        return True
+
     def do_PUT(self) -> None:
         path = urlsplit(self.path).path
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self._state(body):
+            return
         if path == "/lrs/statements" and self._authorised():
             statement = json.loads(body)
             statement.setdefault("id", parse_qs(urlsplit(self.path).query).get("statementId", [""])[0])
@@ -404,13 +436,22 @@ class _LmsHandler(build.StaticHandler):
         if not self._authorised():
             return
         query = {k: v[0] for k, v in parse_qs(parts.query).items()}
-        if parts.path == "/lrs/activities/state" and query.get("stateId") == "LMS.LaunchData":
+        if parts.path == "/lrs/activities/state":
             if (
                 json.loads(query.get("agent", "null")) != self.lms.actor
                 or query.get("registration") != self.lms.registration
             ):
-                self.lms.problems.append(f"LMS.LaunchData asked for another agent or registration: {query}")
-            self._reply(200, self.lms.launch_data())
+                self.lms.problems.append(f"state asked for another agent or registration: {query}")
+            state_id = query.get("stateId")
+            if state_id == "LMS.LaunchData":
+                self._reply(200, self.lms.launch_data())
+            elif state_id is None:  # the ids of the documents held
+                self._reply(200, ["LMS.LaunchData", *self.lms.states])
+            elif state_id in self.lms.states:
+                self._reply(200, self.lms.states[state_id])
+            else:
+                self.lms.problems.append(f"the AU asked for state {state_id}, which it never wrote")
+                self._reply(404)
             return
         if parts.path == "/lrs/agents/profile" and query.get("profileId") == "cmi5LearnerPreferences":
             self._reply(200, {"languagePreference": "en-US", "audioPreference": "off"})

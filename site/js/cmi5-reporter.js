@@ -2,13 +2,18 @@
 // @xapi/cmi5 (copied to js/vendor/ by `build.py --cmi5`) follows the launch contract:
 // it fetches the auth token, reads the LMS's launch data and sends the statements. This
 // module only says when: initialized at once, completed and passed or failed when a
-// guided experiment is finished, terminated when the learner leaves.
+// guided experiment is finished, terminated when the learner leaves. The resume data
+// (lms-core.js) is kept in the LRS's state API for the registration, so a relaunch
+// resumes, and an experiment completed once is never completed again.
 
 /** The launch parameters a cmi5 LMS appends to the AU's address. */
 export const LAUNCH_PARAMETERS = ["endpoint", "fetch", "actor", "registration", "activityId"];
 
 /** Without a mastery score from the LMS, the AU passes at this share of guided steps predicted right. */
 export const PASSING_SHARE = 0.5;
+
+/** The AU's own state document in the LRS, per learner and registration. */
+export const RESUME_STATE_ID = "retrieval-workbench-resume";
 
 /**
  * The launch parameters when a cmi5 LMS launched the page, else null. Read once, at
@@ -68,30 +73,51 @@ export class Cmi5Reporter {
   /** @param {() => Promise<unknown>} send @param {string} what */
   enqueue(send, what) {
     this.queue = this.queue.then(send).catch((/** @type {any} */ error) => {
-      this.onProblem(`The LMS did not accept the ${what} statement (${error?.message ?? error}).`);
+      this.onProblem(`The LMS did not accept ${what} (${error?.message ?? error}).`);
     });
     return this.queue;
+  }
+
+  /** Where the resume document lives: this learner, this AU, this registration. */
+  get stateAddress() {
+    const { actor, activityId, registration } = this.cmi5.getLaunchParameters();
+    return { agent: actor, activityId, registration };
+  }
+
+  /** The resume data an earlier session left, "" if none. Listed first, so a first launch asks for no missing document. */
+  async savedResume() {
+    const ids = (await this.cmi5.xapi.getStates(this.stateAddress)).data;
+    if (!Array.isArray(ids) || !ids.includes(RESUME_STATE_ID)) return "";
+    const { data } = await this.cmi5.xapi.getState({ ...this.stateAddress, stateId: RESUME_STATE_ID });
+    return typeof data === "string" ? data : JSON.stringify(data);
+  }
+
+  /** Keep the resume data (encodeResume's text) for a relaunch. @param {string} text */
+  keep(text) {
+    if (this.terminated) return;
+    this.enqueue(() => this.cmi5.xapi.setState({ ...this.stateAddress, stateId: RESUME_STATE_ID, state: JSON.parse(text) }), "your progress");
   }
 
   /** A whole guided experiment is finished: completed, then passed or failed by the score. @param {{raw: number, scaled: number} | null} result */
   complete(result) {
     if (this.completed || this.terminated || !this.normal) return;
     this.completed = true;
-    this.enqueue(() => this.cmi5.complete(), "completed");
+    this.enqueue(() => this.cmi5.complete(), "the completed statement");
     if (!this.reportScore || !result) return;
     const score = { scaled: result.scaled, raw: result.raw, min: 0, max: 100 };
-    if (passes(result.scaled, this.cmi5.getLaunchData().masteryScore)) this.enqueue(() => this.cmi5.pass(score), "passed");
-    else this.enqueue(() => this.cmi5.fail(score), "failed");
+    if (passes(result.scaled, this.cmi5.getLaunchData().masteryScore)) this.enqueue(() => this.cmi5.pass(score), "the passed statement");
+    else this.enqueue(() => this.cmi5.fail(score), "the failed statement");
   }
 
-  /** The learner leaves: terminated, once; then the LMS's return address, if it gave one. @param {{andReturn: boolean}} options */
-  terminate({ andReturn }) {
+  /** The learner leaves: the resume data, then terminated, once; then the LMS's return address, if it gave one. @param {{andReturn: boolean, resume: string}} options */
+  terminate({ andReturn, resume }) {
     if (this.terminated) return this.queue;
+    this.keep(resume);
     this.terminated = true;
     return this.enqueue(async () => {
       await this.cmi5.terminate();
       const back = this.cmi5.getLaunchData().returnURL;
       if (andReturn && back) location.assign(back);
-    }, "terminated");
+    }, "the terminated statement");
   }
 }

@@ -333,24 +333,26 @@ def au_id(directory: Path) -> str:
     return au.attrib["id"]
 
 
-def test_cmi5_launch_sends_every_statement_in_order(cmi5_dir: Path, new_context: Any) -> None:
-    """Launched (by the LMS), initialized, completed, passed, terminated: each valid xAPI and by cmi5's rules."""
+def test_cmi5_launch_sends_every_statement_in_order_and_a_relaunch_resumes(cmi5_dir: Path, new_context: Any) -> None:
+    """Launched (by the LMS), initialized, completed, passed, terminated, each valid xAPI and by cmi5's rules; a relaunch resumes from the LRS and never completes twice."""
     lms = Cmi5Lms(cmi5_dir, mastery_score=0.1)
+    au = au_id(cmi5_dir)
     try:
         context = new_context(viewport={"width": 1300, "height": 1000})
         context.add_init_script(CSP_WATCH)
         page = context.new_page()
-        page.goto(lms.launch_url(au_id(cmi5_dir), "au/index.html"))
+        page.goto(lms.launch_url(au, "au/index.html"))
         expect(page.locator("html")).to_have_attribute("data-lms", "cmi5")
         lms.wait_for(lambda: "initialized" in lms.verbs(), "initialized")
         expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
-        frame = page.main_frame
         for index, predict in enumerate([["M5"], ["M5"], []]):
-            run_step(frame, index, predict)
+            run_step(page.main_frame, index, predict)
         lms.wait_for(lambda: "passed" in lms.verbs(), "passed")
+        page.locator("#notebook").fill("Kept by the LRS.")
         page.get_by_role("button", name="Exit activity").click()
         expect(page).to_have_title("Back in the LMS")  # the LMS's returnURL, after terminated
-        assert lms.verbs() == ["launched", "initialized", "completed", "passed", "terminated"]
+        first = lms.session
+        assert lms.verbs(first) == ["launched", "initialized", "completed", "passed", "terminated"]
         passed = lms.statements[3]
         assert passed["result"]["score"] == {
             "scaled": 2 / GUIDED_STEPS,
@@ -359,10 +361,25 @@ def test_cmi5_launch_sends_every_statement_in_order(cmi5_dir: Path, new_context:
             "max": 100,
         }
         page.close()
-        assert lms.verbs()[-1] == "terminated" and lms.verbs().count("terminated") == 1
+        assert lms.verbs(first).count("terminated") == 1
         assert lms.problems == []
-        assert session_problems(lms.verbs()) == []
+        assert session_problems(lms.verbs(first)) == []
         assert lms.token_fetches == 1
+
+        # A relaunch in another browser: the LRS's state document brings the notes and progress back.
+        lms.relaunch()
+        page = new_context(viewport={"width": 1300, "height": 1000}).new_page()
+        page.goto(lms.launch_url(au, "au/index.html"))
+        expect(page.locator("#notebook")).to_have_value("Kept by the LRS.", timeout=READY_TIMEOUT_MS)
+        expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+        for index in range(3):
+            run_step(page.main_frame, index, None)
+        page.get_by_role("button", name="Exit activity").click()
+        expect(page).to_have_title("Back in the LMS")
+        assert lms.verbs(lms.session) == ["launched", "initialized", "terminated"]
+        assert lms.verbs().count("completed") == 1  # once per registration
+        assert session_problems(lms.verbs(lms.session)) == []
+        assert lms.problems == []
     finally:
         lms.close()
 

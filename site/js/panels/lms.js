@@ -84,6 +84,13 @@ export function setUp({ byId, dispatch, state, player, boot }) {
           return null;
         })
     : Promise.resolve(null);
+  // A cmi5 relaunch resumes from the LRS's state document, once it has answered.
+  void cmi5.then(async (reporter) => {
+    const saved = reporter ? decodeResume(await reporter.savedResume().catch(() => "")) : null;
+    if (saved) dispatch({ type: "lms-resumed", resume: saved, at: performance.now() });
+  });
+  /** The resume data as cmi5 keeps it: no 4,096-character limit there. */
+  const resumeText = () => encodeResume(resumeNow(), Number.POSITIVE_INFINITY).text;
   if (launch) {
     // cmi5 has no unload call of its own: the learner ends the session here, and leaving the page ends it too.
     const exit = document.createElement("button");
@@ -93,13 +100,13 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     byId("export-notes").after(exit);
     exit.addEventListener("click", () => {
       exit.disabled = true;
-      void cmi5.then((reporter) => reporter?.terminate({ andReturn: true }));
+      void cmi5.then((reporter) => reporter?.terminate({ andReturn: true, resume: resumeText() }));
     });
   }
 
   const leave = () => {
     scorm?.finish(resumeNow());
-    void cmi5.then((reporter) => reporter?.terminate({ andReturn: false }));
+    void cmi5.then((reporter) => reporter?.terminate({ andReturn: false, resume: resumeText() }));
   };
   addEventListener("pagehide", leave);
   document.addEventListener("visibilitychange", () => {
@@ -116,6 +123,8 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     "report-progress": () => {
       keepResume();
       scorm?.setScore(score(state().progress, guides()));
+      const text = launch ? resumeText() : "";
+      void cmi5.then((reporter) => reporter?.keep(text));
     },
     "seek-stage": ({ stage }) => player.showStage(stage),
   };
