@@ -159,7 +159,9 @@ VERBS = {
     name: f"http://adlnet.gov/expapi/verbs/{name}"
     for name in ("launched", "initialized", "completed", "passed", "failed", "terminated")
 }
-VERB_NAMES = {iri: name for name, iri in VERBS.items()}
+# cmi5 "allowed" statements the AU may send between initialized and terminated.
+ANSWERED = "http://adlnet.gov/expapi/verbs/answered"
+VERB_NAMES = {**{iri: name for name, iri in VERBS.items()}, ANSWERED: "answered"}
 
 
 class Cmi5Lms:
@@ -285,10 +287,13 @@ def statement_problems(statement: dict[str, Any], lms: Cmi5Lms) -> list[str]:
     problems: list[str] = []
     verb = VERB_NAMES.get(statement.get("verb", {}).get("id", ""))
     if verb is None:
-        return [f"verb {statement.get('verb')} is no cmi5 defined verb"]
+        return [f"verb {statement.get('verb')} is neither cmi5 defined nor expected"]
     if statement.get("actor") != lms.actor:
         problems.append(f"actor {statement.get('actor')} is not the launch's actor")
-    if statement.get("object", {}).get("id") != lms.activity:
+    object_id = statement.get("object", {}).get("id", "")
+    if verb == "answered" and not object_id.startswith(f"{lms.activity}/"):
+        problems.append(f"answered object {object_id} is not under the AU")
+    if verb != "answered" and object_id != lms.activity:
         problems.append(f"object {statement.get('object')} is not the AU")
     if not statement.get("id") or not statement.get("timestamp"):
         problems.append("no id or no timestamp")
@@ -304,6 +309,10 @@ def statement_problems(statement: dict[str, Any], lms: Cmi5Lms) -> list[str]:
         if activity["id"] not in [g.get("id") for g in grouping]:
             problems.append(f"grouping {activity['id']} of the context template is missing")
     categories = [c.get("id") for c in context.get("contextActivities", {}).get("category", [])]
+    if verb == "answered":  # an allowed statement: the template, never the cmi5 category
+        if CMI5_CATEGORY in categories or MOVEON_CATEGORY in categories:
+            problems.append("an allowed statement carries a cmi5 category")
+        return problems
     if CMI5_CATEGORY not in categories:
         problems.append("no cmi5 category")
     if verb in ("completed", "passed", "failed") and MOVEON_CATEGORY not in categories:
@@ -329,7 +338,8 @@ def statement_problems(statement: dict[str, Any], lms: Cmi5Lms) -> list[str]:
 
 def session_problems(verbs: list[str]) -> list[str]:
     """cmi5's order for one session: launched, initialized, at most one completed and one
-    passed or failed, then exactly one terminated, and nothing after it."""
+    passed or failed (allowed statements anywhere between), then exactly one terminated,
+    and nothing after it."""
     problems: list[str] = []
     if verbs[:2] != ["launched", "initialized"]:
         problems.append(f"the session does not start launched, initialized: {verbs}")

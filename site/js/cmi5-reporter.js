@@ -109,6 +109,21 @@ export class Cmi5Reporter {
     else this.enqueue(() => this.cmi5.fail(score), "the failed statement");
   }
 
+  /**
+   * A prediction checked at stage 4, as a cmi5 allowed statement: answered, a choice of
+   * record ids, the tray as the correct response, success, and the latency as duration.
+   * @param {import("./lms-core.js").Check} check
+   */
+  recordPrediction(check) {
+    if (this.terminated || !this.normal) return;
+    const question = check.step ? `step-${check.step.replace(":", "-")}` : "free-exploration";
+    const name = { "en-US": "Which records reach the selected context?" };
+    const latency = { start: new Date(0), end: new Date(check.latencyMs) };
+    const predicted = [...check.predicted].sort();
+    const tray = [...check.tray].sort();
+    this.enqueue(() => this.cmi5.interactionChoice("predictions", question, predicted, tray, undefined, name, undefined, check.matched, latency), "a checked prediction");
+  }
+
   /** The learner leaves: the resume data, then terminated, once; then the LMS's return address, if it gave one. @param {{andReturn: boolean, resume: string}} options */
   terminate({ andReturn, resume }) {
     if (this.terminated) return this.queue;

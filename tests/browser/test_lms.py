@@ -352,8 +352,25 @@ def test_cmi5_launch_sends_every_statement_in_order_and_a_relaunch_resumes(cmi5_
         page.get_by_role("button", name="Exit activity").click()
         expect(page).to_have_title("Back in the LMS")  # the LMS's returnURL, after terminated
         first = lms.session
-        assert lms.verbs(first) == ["launched", "initialized", "completed", "passed", "terminated"]
-        passed = lms.statements[3]
+        assert lms.verbs(first) == [
+            "launched",
+            "initialized",
+            "answered",
+            "answered",
+            "answered",
+            "completed",
+            "passed",
+            "terminated",
+        ]
+        answers = [s for s in lms.statements if s["verb"]["id"].endswith("/answered")]
+        assert [(a["result"]["response"], a["result"]["success"]) for a in answers] == [
+            ("M5", True),
+            ("M5", False),
+            ("", True),
+        ]
+        assert [a["object"]["definition"]["correctResponsesPattern"] for a in answers] == [["M5"], [""], [""]]
+        assert answers[0]["object"]["id"] == f"{au}/test/predictions/question/step-{GUIDE}-0"
+        passed = next(s for s in lms.statements if s["verb"]["id"].endswith("/passed"))
         assert passed["result"]["score"] == {
             "scaled": 2 / GUIDED_STEPS,
             "raw": round(200 / GUIDED_STEPS),

@@ -119,7 +119,10 @@ export function setUp({ byId, dispatch, state, player, boot }) {
       scorm?.complete();
       void cmi5.then((reporter) => reporter?.complete(result));
     },
-    "report-prediction": ({ check }) => scorm?.recordPrediction(check, new Date()),
+    "report-prediction": ({ check }) => {
+      scorm?.recordPrediction(check, new Date());
+      void cmi5.then((reporter) => reporter?.recordPrediction(check));
+    },
     "report-progress": () => {
       keepResume();
       scorm?.setScore(score(state().progress, guides()));
