@@ -188,6 +188,7 @@ class Cmi5Lms:
         self.activity = ""
         self.mastery_score = mastery_score
         self.states: dict[str, Any] = {}  # the AU's own state documents, by stateId
+        self.closing = threading.Event()
         handler = type("Handler", (_LmsHandler,), {"lms": self})
         self.server = _Server(("127.0.0.1", 0), lambda *a: handler(*a, directory=str(directory)))
         self.server.verbose = False  # type: ignore[attr-defined]
@@ -273,6 +274,7 @@ class Cmi5Lms:
             time.sleep(0.05)
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
         self.validator.close()
@@ -392,9 +394,9 @@ class _LmsHandler(build.StaticHandler):
                 return
             self._reply(200, {"auth-token": self.lms.token})
             return
-        if path == "/lms/hang":  # an LMS that never answers
-            time.sleep(30)
-            self._reply(504)
+        if path == "/lms/hang":  # an LMS that never answers: the request is dropped when the LMS closes
+            self.lms.closing.wait(60)
+            self.close_connection = True
             return
         if self._state(body):
             return

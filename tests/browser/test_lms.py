@@ -422,5 +422,6 @@ def test_the_page_never_waits_for_an_lms(cmi5_dir: Path, new_context: Any) -> No
         tray = page.get_by_role("region", name="Selected context").locator("li[data-record-id]")
         expect(tray).to_have_count(1)
         assert lms.verbs() == ["launched"]
+        page.close()  # the request still waiting goes with the page
     finally:
         lms.close()
