@@ -1,10 +1,22 @@
 """Benchmark: how soon the built page shows its table, starts Python and answers a control.
 
-Builds the site into a temporary folder, serves it with build.py's own server (no
-compression, no cache headers: a local check of the page itself; bench/first_visit.py
-measures the network side) and loads it in headless Debian Chromium, one fresh browser
-context (empty cache) per run, viewport 1280×720. Each run records, with navigation
-start as 0:
+Builds the site into a temporary folder and loads it in headless Debian Chromium, one
+fresh browser context (empty cache) per run, viewport 1280×720, in two profiles:
+
+* unthrottled: served by build.py's own server (no compression, no cache headers: a
+  local check of the page itself; bench/first_visit.py measures the network side);
+* low_end: a phone as Lighthouse's mobile preset models it. Through CDP on the page's
+  session, Emulation.setCPUThrottlingRate 4 (Chromium applies it to the page's thread
+  and to its dedicated worker) and Network.emulateNetworkConditions at 1.6 Mbit/s down,
+  750 kbit/s up, 150 ms latency (the worker's downloads included); served by
+  harness/servers.py's PagesServer, gzip as on GitHub Pages, since transfer sizes
+  decide a slow link's waits.
+
+In each profile the stock Pyodide page of bench/first_visit.py (defaults, the same
+wheel, its table drawn once Python answers) is loaded the same way, from the same
+server, alternating with the workbench run by run, for its rw:engine-ready mark: the
+ratio ready_vs_stock is workbench over stock, paired within a run. Each workbench run
+records, with navigation start as 0:
 
 * fcp_ms: first-contentful-paint (Paint Timing). The table is prerendered in the HTML,
   so it is in the DOM before the first frame; at 1280×720 it lies below the fold, which
@@ -43,11 +55,13 @@ Waiting for the load happens inside the page, through the DevTools protocol's
 Runtime.evaluate (see WAIT_IN_PAGE): no Playwright script runs in the page before the
 figures are read, so none of its tasks is counted as the page's.
 
-Prints JSON: every run, then the median and min/max of each figure over the runs,
-beside its target: table ≤ 300 ms, no main-thread task over 50 ms while Python boots,
-update p90 ≤ 17 ms.
+Prints JSON: per profile, the median and min/max of each figure over the runs beside
+its target (unthrottled: table ≤ 300 ms, no main-thread task over 50 ms, update p90 ≤
+17 ms; low_end: table ≤ 1.0 s, no main-thread task over 50 ms, update p90 ≤ 50 ms,
+Python ready ≤ 0.45× stock), the headline figures of the two profiles side by side,
+and every run.
 
-Run: python bench/page_load.py [--runs N]
+Run: python bench/page_load.py [--runs N] [--profile unthrottled|low_end]
 """
 
 from __future__ import annotations
@@ -57,16 +71,17 @@ import json
 import statistics
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
 from harness.browser import launch
-from harness.servers import StaticServer
+from harness.servers import PagesServer, StaticServer
 
 VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
 READY_TIMEOUT_MS = 120_000
@@ -77,6 +92,28 @@ STORE_RECORDS = len(json.loads(build.DEFAULT_STORE.read_text(encoding="utf-8"))[
 
 TARGET_TABLE_MS = 300
 TARGET_UPDATE_P90_MS = 17
+MBIT = 1_000_000 / 8  # bytes per second
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A device and link to emulate, and the workbench's targets on it."""
+
+    cpu_rate: float  # Emulation.setCPUThrottlingRate; 1 is the machine as it is
+    network: dict[str, float] | None  # Network.emulateNetworkConditions, None for none
+    gzip: bool  # served like GitHub Pages (PagesServer) rather than by build.py's server
+    table_ms: float
+    update_p90_ms: float
+    ready_vs_stock: float | None
+
+
+PROFILES = {
+    "unthrottled": Profile(1, None, False, TARGET_TABLE_MS, TARGET_UPDATE_P90_MS, None),
+    # Lighthouse's mobile preset: slow 4G (150 ms, 1.6 Mbit/s down, 750 kbit/s up), 4× CPU.
+    "low_end": Profile(
+        4, {"latency": 150, "downloadThroughput": 1.6 * MBIT, "uploadThroughput": 0.75 * MBIT}, True, 1000, 50, 0.45
+    ),
+}
 
 # Runs in every document before its own scripts. Observers only read; nothing on the
 # page changes. The results wait in window.__bench for read_load_metrics().
@@ -93,7 +130,7 @@ INIT_SCRIPT = """
         start: e.startTime,
         end: e.startTime + e.duration,
         renderStart: e.renderStart,
-        scripts: e.scripts.map((s) => [s.invoker, s.duration]),
+        scripts: e.scripts.map((s) => [`${s.invoker} ${(s.sourceURL || "").split("/").pop()}:${s.sourceFunctionName || ""}`.trim(), s.duration]),
       });
     }
   }).observe({ type: "long-animation-frame", buffered: true });
@@ -271,11 +308,36 @@ def measure_updates(page: Page) -> list[float]:
     return durations
 
 
-def one_run(browser: Browser, url: str) -> dict[str, Any]:
+def emulate(context: BrowserContext, page: Page, profile: Profile) -> None:
+    """Slow the page (and its worker) and its link down as the profile says, before it loads."""
+    if profile.cpu_rate == 1 and profile.network is None:
+        return
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile.cpu_rate})
+    if profile.network is not None:
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, **profile.network})
+
+
+def stock_ready(browser: Browser, url: str, profile: Profile) -> float:
+    """The stock page's rw:engine-ready mark in a fresh context, in ms."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        emulate(context, page, profile)
+        page.goto(url)
+        wait_in_page(page, "document.documentElement.dataset.engine === 'ready'")
+        return ms(page.evaluate("() => performance.getEntriesByName('rw:engine-ready')[0].startTime"))
+    finally:
+        context.close()
+
+
+def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled"]) -> dict[str, Any]:
     context = browser.new_context(viewport=VIEWPORT)
     try:
         context.add_init_script(init_script())
         page = context.new_page()
+        emulate(context, page, profile)
         page.goto(url)
         wait_loaded(page)
         # Python's first answer is shown (each shown answer records an rw:update measure).
@@ -305,57 +367,103 @@ def spread(values: list[float], digits: int = 1) -> dict[str, float]:
     return {key: round(f(values), digits) for key, f in (("median", statistics.median), ("min", min), ("max", max))}
 
 
-def with_target(values: list[float], target: float, label: str) -> dict[str, Any]:
+def with_target(values: list[float], target: float, label: str, digits: int = 1) -> dict[str, Any]:
     """Median and min/max, the target, and whether the median and each run meet it."""
     met = sum(value <= target for value in values)
     return {
-        **spread(values),
+        **spread(values, digits),
         "target": label,
         "met": statistics.median(values) <= target,
         "runs_met": f"{met}/{len(values)}",
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5, help="fresh-context page loads (default 5)")
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch, sync_playwright() as playwright:
-        site = Path(scratch) / "site"
-        build.build(out=site, quiet=True)
-        browser = launch(playwright)
-        runs = []
-        with StaticServer(site) as server:
-            for i in range(args.runs):
-                runs.append(one_run(browser, server.url))
-                print(f"run {i + 1}/{args.runs}: {json.dumps(runs[-1])}", file=sys.stderr)
-        version = browser.version
-        browser.close()
+HEADLINE = ("table_paint_ms", "longest_task_ms", "update_p90_ms", "ready_ms", "ready_vs_stock")
 
+
+def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
     def figure(name: str) -> list[float]:
         return [run[name] for run in runs]
 
+    no_long_task = f"no main-thread task over {LONG_TASK_MS} ms (0)"
     summary = {
-        "table_paint_ms": with_target(figure("table_paint_ms"), TARGET_TABLE_MS, f"≤ {TARGET_TABLE_MS} ms"),
+        "table_paint_ms": with_target(figure("table_paint_ms"), profile.table_ms, f"≤ {profile.table_ms:g} ms"),
         "fcp_ms": spread(figure("fcp_ms")),
         "table_frame_ms": spread(figure("table_frame_ms")),
         "ready_ms": spread(figure("ready_ms")),
+        "stock_ready_ms": spread(figure("stock_ready_ms")),
+        "ready_vs_stock": with_target(
+            figure("ready_vs_stock"), profile.ready_vs_stock, f"≤ {profile.ready_vs_stock}× stock", 3
+        )
+        if profile.ready_vs_stock is not None
+        else spread(figure("ready_vs_stock"), 3),
         "python_worker_ms": spread(figure("python_worker_ms")),
         "python_start_ms": spread(figure("python_start_ms")),
-        "longest_task_ms": spread(figure("longest_task_ms")),
+        "longest_task_ms": with_target(figure("longest_task_ms"), 0, no_long_task),
         "longest_task_before_python_ms": spread(figure("longest_task_before_python_ms")),
-        "longest_boot_task_ms": with_target(
-            figure("longest_boot_task_ms"), 0, f"no main-thread task over {LONG_TASK_MS} ms while booting (0)"
-        ),
+        "longest_boot_task_ms": with_target(figure("longest_boot_task_ms"), 0, no_long_task + " while booting"),
         "update_median_ms": spread(figure("update_median_ms")),
-        "update_p90_ms": with_target(figure("update_p90_ms"), TARGET_UPDATE_P90_MS, f"≤ {TARGET_UPDATE_P90_MS} ms"),
+        "update_p90_ms": with_target(figure("update_p90_ms"), profile.update_p90_ms, f"≤ {profile.update_p90_ms:g} ms"),
+    }
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bench.first_visit import build_pages  # the stock page; first_visit imports this module
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="fresh-context page loads per profile (default 5)")
+    parser.add_argument("--profile", choices=list(PROFILES), action="append", help="only this profile (repeatable)")
+    args = parser.parse_args(argv)
+    profiles = {name: PROFILES[name] for name in args.profile or PROFILES}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in profiles}
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch, sync_playwright() as playwright:
+        root = Path(scratch)
+        build_pages(root)
+        browser = launch(playwright)
+        with StaticServer(root) as plain, PagesServer(root) as pages:
+            for i in range(args.runs):
+                for name, profile in profiles.items():
+                    base = pages.url if profile.gzip else plain.url
+                    # Alternate which page goes first, so neither always gets the quieter machine.
+                    if i % 2:
+                        stock = stock_ready(browser, f"{base}stock/", profile)
+                    run = one_run(browser, f"{base}workbench/", profile)
+                    if not i % 2:
+                        stock = stock_ready(browser, f"{base}stock/", profile)
+                    run["stock_ready_ms"] = stock
+                    run["ready_vs_stock"] = round(run["ready_ms"] / stock, 3)
+                    runs[name].append(run)
+                    print(f"run {i + 1}/{args.runs} {name}: {json.dumps(run)}", file=sys.stderr)
+        version = browser.version
+        browser.close()
+
+    summary = {name: summarize(runs[name], profile) for name, profile in profiles.items()}
+    side_by_side = {
+        figure: {
+            name: {
+                k: v for k, v in summary[name][figure].items() if k in ("median", "min", "max", "target", "runs_met")
+            }
+            for name in profiles
+        }
+        for figure in HEADLINE
     }
     report = {
         "benchmark": "page_load",
         "browser": f"Chromium {version} headless, {VIEWPORT['width']}×{VIEWPORT['height']}",
-        "server": "build.make_server (no compression, no cache headers)",
+        "profiles": {
+            name: {
+                "cpu_throttling": profile.cpu_rate,
+                "network": profile.network or "no emulation",
+                "server": "harness.servers.PagesServer (gzip, max-age=600)"
+                if profile.gzip
+                else "build.make_server (no compression, no cache headers)",
+            }
+            for name, profile in profiles.items()
+        },
         "runs": args.runs,
         "updates_per_run": UPDATES,
+        "side_by_side": side_by_side,
         "summary": summary,
         "per_run": runs,
     }

@@ -6,11 +6,16 @@
 // decoded as they stream in (zstd.js); the decoded module is also kept in Cache Storage,
 // so a later visit neither downloads nor decodes it again.
 //
-// Later visits skip most of the boot: after the first answer, the worker copies
-// Python's whole memory (interpreter, imported modules, the engine) into Cache
-// Storage, and the next visit restores that copy instead of starting Python and
-// importing everything again. The copies never leave the browser; when one is missing,
-// unreadable or from another build, the worker simply boots from scratch.
+// Later visits skip most of the boot: once the first answer is shown and the page has
+// then asked nothing for a while, the worker copies Python's whole memory (interpreter,
+// imported modules, the engine) into Cache Storage, and the next visit restores that
+// copy instead of starting Python and importing everything again. The copies never
+// leave the browser; when one is missing, unreadable or from another build, the worker
+// simply boots from scratch.
+//
+// A phone has little memory to spare, so nothing is held past its use: the zstd
+// decoder goes once Python is ready, a restored snapshot's bytes once Python runs from
+// them, the snapshot made for the next visit once it is stored.
 
 import { earlyFetch, fetchOk as fetchOkWith } from "./early-fetch.js";
 import { MSG, postableError } from "./protocol.js";
@@ -27,6 +32,10 @@ const SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots";
 // A snapshot is a copy of the whole WebAssembly memory, which only grows. Past this,
 // e.g. when the first store opened was huge, it is not worth keeping.
 const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
+// The snapshot is made once the page has asked nothing for this long after the first
+// answer: while a learner reads it rather than while they change the controls, and
+// never delaying an answer they wait for.
+const IDLE_MS = 2000;
 
 // Refused to a run before any store was accepted (the page opens one first).
 const NO_STORE = JSON.stringify({
@@ -41,8 +50,11 @@ let engineReady = null;
 /** Resolved by the page's BOOT message: Python's heavy start waits for it. */
 let bootAllowed = /** @type {() => void} */ (() => {});
 const booting = new Promise((resolve) => (bootAllowed = () => resolve(undefined)));
-/** Set while the first answer is pending on a fresh boot: saves the snapshot once. */
-let saveSnapshotAfterFirstRun = /** @type {(() => void) | null} */ (null);
+/** Set on a fresh boot until the snapshot is made: makes it, once. */
+let saveSnapshotWhenIdle = /** @type {(() => void) | null} */ (null);
+let answeredOnce = false;
+/** Armed after each answer while the snapshot is still to be made; any request disarms it. */
+let idleTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefined);
 /**
  * The store in force: the Session PyProxy from the last store accepted, and its bound
  * answer_json (looked up once, not once per run). Both are destroyed when a new store
@@ -209,10 +221,22 @@ function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
  */
 async function fromSnapshot(loadPyodide, runtime, saved) {
   try {
-    const bytes = new Uint8Array(await saved.arrayBuffer());
+    // Pyodide keeps its options for Python's whole life, _loadSnapshot included: handed
+    // over through a holder emptied below, the snapshot's bytes (the size of Python's
+    // memory) are not kept beside the memory restored from them.
+    const holder = {
+      bytes: /** @type {Uint8Array | null} */ (new Uint8Array(await saved.arrayBuffer())),
+      then(/** @type {(bytes: Uint8Array | null) => void} */ resolve) {
+        resolve(this.bytes);
+      },
+    };
     progress(2, "Restoring Python from this browser's copy");
-    const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: bytes });
-    return { pyodide, engine: pyodide.pyimport("engine") };
+    try {
+      const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
+      return { pyodide, engine: pyodide.pyimport("engine") };
+    } finally {
+      holder.bytes = null;
+    }
   } catch (error) {
     console.info(`The saved copy of Python could not be restored (${error}); starting from scratch.`);
     await forget(runtime.snapshotURL);
@@ -265,7 +289,9 @@ async function load(runtime) {
   await booting;
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
-  if (!restored) saveSnapshotAfterFirstRun = () => saveSnapshot(pyodide, runtime.snapshotURL);
+  if (!restored) saveSnapshotWhenIdle = () => saveSnapshot(pyodide, runtime.snapshotURL);
+  // Both runtime files are decoded by now (a restart or a Retry is a new worker).
+  zstd = null;
   const openJson = engine.open_json;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   progress(4, "Ready");
@@ -315,15 +341,19 @@ async function answer(message) {
   } catch (error) {
     postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
   }
-  if (message.type !== MSG.RUN) return;
-  // After the first answer has gone, since copying the whole memory takes a while, and
-  // after an answer rather than at boot, so the copy holds everything answering
+  // After an answer rather than at boot, so the copy holds everything answering
   // imports and compiles. The session that answered is in the copy too, where a
   // restored Python keeps it unreachable (the JavaScript proxy that held it is gone):
   // one store's worth of memory, and saveSnapshot keeps no copy past its size limit.
-  const save = saveSnapshotAfterFirstRun;
-  saveSnapshotAfterFirstRun = null;
-  if (save) setTimeout(save, 0);
+  if (message.type === MSG.RUN) answeredOnce = true;
+  if (answeredOnce && saveSnapshotWhenIdle) idleTimer = setTimeout(whenIdle, IDLE_MS);
+}
+
+/** The page has asked nothing for IDLE_MS since an answer: make the snapshot now. */
+function whenIdle() {
+  const save = saveSnapshotWhenIdle;
+  saveSnapshotWhenIdle = null;
+  save?.();
 }
 
 // Pyodide fetches the WebAssembly module inside its own promise chain; when that
@@ -344,6 +374,7 @@ self.addEventListener("message", (event) => {
     engineReady.catch(failed);
   } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
     // One at a time, in order: each run must be answered from the stores opened before it.
+    clearTimeout(idleTimer);
     work = work.then(() => answer(message));
   }
 });

@@ -1,0 +1,315 @@
+"""Benchmark: the memory a visit costs a learner's browser, the Workbench page against stock Pyodide.
+
+The two pages of bench/first_visit.py (the built site, and the bare page that boots
+Pyodide with its defaults around the same wheel), built into one temporary folder and
+served by harness/servers.py's PagesServer as GitHub Pages serves them. Each visit gets a
+fresh Chromium with an empty profile; the pages take turns going first, run by run.
+
+What is measured is the memory of the page's renderer processes, as the operating
+system counts it: every process Chromium started with --type=renderer (the page, its
+Python worker, which lives in the page's process, and the workbench's service worker,
+wherever Chromium puts it), read from /proc, in MB of 2^20 bytes:
+
+* private: Private_Clean + Private_Dirty from /proc/<pid>/smaps_rollup, the pages no
+  other process shares: what Chromium itself reports per process (its task manager's
+  "memory footprint", CDP's and memory-pressure handling's measure), and roughly what
+  a phone's low-memory killer weighs. The targets are judged on this.
+* rss: resident set size, summed the same way. It also counts pages shared with other
+  processes (Chromium's code, fonts, and the raster tiles a software compositor shares
+  with the browser process, which grow with how much a page draws), so a page with
+  more on screen counts more here without holding more of its own.
+
+Each figure is the difference from the same browser showing a blank tab (about:blank,
+after 2 s), so the browser's own renderer start-up is left out. Per visit:
+
+* boot_peak: the largest sums, sampled every SAMPLE_S, from navigation until Python
+  is ready and its first answer is shown (the workbench: rw:update measured; stock:
+  its table drawn);
+* ready: just then;
+* settled: IDLE_S later, the page left alone;
+* idle_peak: the largest sums in between: when what is kept for later (the memory
+  snapshot) is built, it shows here.
+
+A first visit, then (unless --first-only) a repeat visit: a reload in the same browser,
+measured the same way against the same blank-tab figure (the workbench restores Python
+from its snapshot; the stock page boots again).
+
+Prints JSON: per page and visit, the median and min/max of each figure over the runs;
+the targets (workbench settled ≤ stock's, boot peak ≤ 1.2× stock's, paired run by run,
+in private memory, and the same ratios in rss beside them) with how many runs met them;
+every run.
+
+Run: python bench/memory.py [--runs N] [--idle SECONDS] [--first-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.first_visit import PAGES, build_pages, chromium_version
+from bench.page_load import VIEWPORT, wait_in_page
+from harness.browser import launch_persistent
+from harness.servers import PagesServer
+
+SAMPLE_S = 0.02
+IDLE_S = 30.0
+BLANK_SETTLE_S = 2.0
+MB = 1 << 20
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+TARGET_SETTLED_RATIO = 1.0
+TARGET_PEAK_RATIO = 1.2
+
+# Python ready and its first answer on screen.
+ANSWERED = {
+    "workbench": "document.documentElement.dataset.engine === 'ready'"
+    " && performance.getEntriesByName('rw:update').length > 0"
+    " && !document.getElementById('experiment').hasAttribute('data-pending')",
+    "stock": "document.documentElement.dataset.engine === 'ready'"
+    " && document.querySelectorAll('#records-body tr').length > 0",
+}
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+    except OSError:  # the process ended meanwhile
+        return None
+
+
+def _parents() -> dict[int, int]:
+    """pid → parent pid of every process now running."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        stat = _read(f"/proc/{entry}/stat")
+        if stat:
+            # The command name may hold spaces and parentheses: fields start after the last ')'.
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return parents
+
+
+def _cmdline(pid: int) -> str:
+    """The command line as one string (Chromium's children rewrite theirs into one argument)."""
+    return (_read(f"/proc/{pid}/cmdline") or "").replace("\0", " ")
+
+
+def browser_pid(profile: str) -> int:
+    """The browser process of the Chromium running on this profile folder."""
+    flag = f"--user-data-dir={profile} "
+    for pid in _parents():
+        command = _cmdline(pid) + " "
+        if flag in command and "--type=" not in command:
+            return pid
+    raise RuntimeError(f"no Chromium browser process found for {profile}")
+
+
+def renderers(browser: int) -> list[int]:
+    """The renderer processes the browser started (children of its zygotes included)."""
+    parents = _parents()
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], [browser]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            todo.append(child)
+            if " --type=renderer " in _cmdline(child) + " ":
+                found.append(child)
+    return found
+
+
+def rss_bytes(pid: int) -> int:
+    statm = _read(f"/proc/{pid}/statm")
+    return int(statm.split()[1]) * PAGE_SIZE if statm else 0
+
+
+def private_bytes(pid: int) -> int:
+    rollup = _read(f"/proc/{pid}/smaps_rollup") or ""
+    return sum(
+        int(line.split()[1]) * 1024
+        for line in rollup.splitlines()
+        if line.startswith(("Private_Clean:", "Private_Dirty:"))
+    )
+
+
+class Sampler:
+    """Sums the renderers' memory every SAMPLE_S in a thread; keeps the largest sums per phase."""
+
+    def __init__(self, browser: int) -> None:
+        self.browser = browser
+        self.peak = {"rss": 0, "private": 0}
+        self.samples = 0
+        self._pids: list[int] = []
+        self._pids_at = 0.0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(SAMPLE_S):
+            now = time.monotonic()
+            if now - self._pids_at > 0.25:  # renderers come and go; looking them up costs more than a sample
+                self._pids, self._pids_at = renderers(self.browser), now
+            rss = sum(rss_bytes(pid) for pid in self._pids)
+            private = sum(private_bytes(pid) for pid in self._pids)
+            with self._lock:
+                self.peak = {"rss": max(self.peak["rss"], rss), "private": max(self.peak["private"], private)}
+                self.samples += 1
+
+    def take_peak(self) -> dict[str, int]:
+        """The largest sums since the last call (at least the current ones)."""
+        now = self.now()
+        with self._lock:
+            peak = {key: max(value, now[key]) for key, value in self.peak.items()}
+            self.peak = {"rss": 0, "private": 0}
+        return peak
+
+    def now(self) -> dict[str, int]:
+        pids = renderers(self.browser)
+        return {"rss": sum(rss_bytes(pid) for pid in pids), "private": sum(private_bytes(pid) for pid in pids)}
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def mb(value: float) -> float:
+    return round(value / MB, 1)
+
+
+def measure_visit(
+    page: Page, sampler: Sampler, blank: dict[str, int], go: Callable[[], object], answered: str, idle_s: float
+) -> dict[str, Any]:
+    sampler.take_peak()
+    started = time.monotonic()
+    go()
+    wait_in_page(page, answered)
+    boot_peak = sampler.take_peak()
+    ready = sampler.now()
+    ready_s = time.monotonic() - started
+    time.sleep(idle_s)
+    idle_peak = sampler.take_peak()
+    settled = sampler.now()
+    figures: dict[str, Any] = {"answered_s": round(ready_s, 2)}
+    for point, value in (("boot_peak", boot_peak), ("ready", ready), ("idle_peak", idle_peak), ("settled", settled)):
+        for kind in ("private", "rss"):
+            figures[f"{point}_{kind}"] = mb(value[kind] - blank[kind])
+    figures["python_boot"] = page.get_attribute("html", "data-python-boot")
+    return figures
+
+
+def one_page(playwright: Any, server: PagesServer, name: str, visits: tuple[str, ...], idle_s: float) -> dict[str, Any]:
+    """A fresh browser: a blank tab, then the page's visits."""
+    url = f"{server.url}{name}/"
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
+        context: BrowserContext = launch_persistent(playwright, profile, viewport=VIEWPORT)
+        sampler = Sampler(browser_pid(profile))
+        try:
+            page = context.pages[0]
+            page.goto("about:blank")
+            time.sleep(BLANK_SETTLE_S)
+            blank = sampler.now()
+            figures["blank_tab"] = {"rss": mb(blank["rss"]), "private": mb(blank["private"])}
+            for visit in visits:
+                go = (lambda: page.goto(url)) if visit == "first" else page.reload
+                figures[visit] = measure_visit(page, sampler, blank, go, ANSWERED[name], idle_s)
+        finally:
+            sampler.close()
+            context.close()
+    return figures
+
+
+FIGURES = tuple(
+    f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in ("private", "rss")
+)
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median": round(statistics.median(values), 2), "min": min(values), "max": max(values)}
+
+
+def targets(runs: list[dict[str, Any]], visits: tuple[str, ...]) -> list[dict[str, Any]]:
+    checks = []
+    for visit in visits:
+        for target, point, limit in (
+            (f"settled ≤ {TARGET_SETTLED_RATIO}× stock", "settled", TARGET_SETTLED_RATIO),
+            (f"boot peak ≤ {TARGET_PEAK_RATIO}× stock", "boot_peak", TARGET_PEAK_RATIO),
+        ):
+            ratios = {
+                kind: [
+                    run["workbench"][visit][f"{point}_{kind}"] / run["stock"][visit][f"{point}_{kind}"] for run in runs
+                ]
+                for kind in ("private", "rss")
+            }
+            checks.append(
+                {
+                    "target": target + " (private memory)",
+                    "visit": visit,
+                    "ratio_workbench_over_stock": spread([round(r, 3) for r in ratios["private"]]),
+                    "met": statistics.median(ratios["private"]) <= limit,
+                    "runs_met": f"{sum(r <= limit for r in ratios['private'])}/{len(runs)}",
+                    "rss_ratio": spread([round(r, 3) for r in ratios["rss"]]),
+                    "rss_runs_met": f"{sum(r <= limit for r in ratios['rss'])}/{len(runs)}",
+                }
+            )
+    return checks
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="runs per page (default 3)")
+    parser.add_argument(
+        "--idle", type=float, default=IDLE_S, help=f"seconds left idle after ready (default {IDLE_S:g})"
+    )
+    parser.add_argument("--first-only", action="store_true", help="measure the first visit only")
+    args = parser.parse_args(argv)
+    visits = ("first",) if args.first_only else ("first", "repeat")
+    runs: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch, sync_playwright() as playwright:
+        root = Path(scratch)
+        build_pages(root)
+        with PagesServer(root) as server:
+            for i in range(args.runs):
+                run = {}
+                for name in PAGES if i % 2 == 0 else PAGES[::-1]:
+                    run[name] = one_page(playwright, server, name, visits, args.idle)
+                    print(f"run {i + 1}/{args.runs} {name}: {json.dumps(run[name])}", file=sys.stderr)
+                runs.append(run)
+    summary = {
+        name: {visit: {f: spread([run[name][visit][f] for run in runs]) for f in FIGURES} for visit in visits}
+        for name in PAGES
+    }
+    report = {
+        "benchmark": "memory",
+        "browser": f"{chromium_version()} headless, fresh profile per page and run",
+        "measure": "renderer processes (page, its worker, service worker): private and rss summed over /proc, MB = 2^20 bytes, minus a blank tab",
+        "idle_s": args.idle,
+        "runs": args.runs,
+        "summary": summary,
+        "targets": targets(runs, visits),
+        "per_run": runs,
+    }
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
