@@ -45,7 +45,7 @@ export function rankText(r, scorer) {
   const other = SCORER_NAMES[OTHER_SCORER[scorer]];
   const moved = r.other_rank - r.rank;
   const mark = moved
-    ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
+    ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">, ${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
     : "";
   return html`rank <span class="rank-now">${r.rank}</span> <span class="rank-other">(${other}: ${r.other_rank})</span>${mark}`;
 }

@@ -164,7 +164,10 @@ def wait_answered(page: Page) -> None:
 def rows_on_page(page: Page) -> list[dict[str, Any]]:
     return page.locator("#records-body tr").evaluate_all(
         """rows => rows.map(r => ({id: r.dataset.recordId, outcome: r.dataset.outcome,
-                                   cosine: Number(r.dataset.cosine), score: Number(r.dataset.score)}))"""
+                                   cosine: Number(r.dataset.cosine), bm25: Number(r.dataset.bm25),
+                                   score: Number(r.dataset.score),
+                                   rank: r.dataset.rank ? Number(r.dataset.rank) : null,
+                                   other_rank: r.dataset.otherRank ? Number(r.dataset.otherRank) : null}))"""
     )
 
 

@@ -71,6 +71,14 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
                 control.fill(policy[field.name])
             else:
                 expect(control).to_have_value("")
+        elif field.shown_with and policy[field.shown_with[0]] != field.shown_with[1]:
+            # Hidden while the field it goes with has another value (BM25's k1 and b under
+            # TF-IDF): shown for a moment, as a learner would, then hidden again.
+            other, shown_value = FIELDS_BY_NAME[field.shown_with[0]], field.shown_with[1]
+            page.get_by_label(other.label, exact=True).select_option(shown_value)
+            control.fill(js_text(policy[field.name]))
+            page.get_by_label(other.label, exact=True).select_option(policy[other.name])
+            expect(control).to_be_hidden()
         else:
             control.fill(js_text(policy[field.name]))
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
@@ -92,6 +100,8 @@ def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
         assert row["outcome"] == want["outcome"], (policy, row["id"])
         assert math.isclose(row["cosine"], want["cosine"], rel_tol=1e-12, abs_tol=1e-15)
         assert math.isclose(row["score"], want["score"], rel_tol=1e-12, abs_tol=1e-15)
+        assert math.isclose(row["bm25"], want["bm25"], rel_tol=1e-12, abs_tol=1e-15)
+        assert (row["rank"], row["other_rank"]) == (want["rank"], want["other_rank"]), (policy, row["id"])
     assert tray_on_page(page) == expected["selected"]
     tray = page.get_by_role("region", name="Selected context")
     expect(tray.locator("[data-words-used]")).to_have_attribute("data-words-used", str(expected["words_used"]))
