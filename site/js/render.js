@@ -138,7 +138,7 @@ export function renderTableRows(records, chosenId, scorer = "tfidf") {
  */
 export function tableRowItems(records, chosenId, scorer = "tfidf") {
   return records.map(
-    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-bm25="${r.bm25}" data-score="${r.score}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
   <td class="num lexical" data-label="Cosine, BM25"><span class="lex${scorer === "tfidf" ? " in-force" : ""}" data-name="Cosine">${fixed3(r.cosine)}</span> <span class="lex${scorer === "bm25" ? " in-force" : ""}" data-name="BM25">${fixed3(r.bm25)}</span></td>
