@@ -38,16 +38,16 @@ function formatNumber(x) {
 /**
  * A record's rank under the policy's scorer, the other scorer's in brackets, and a mark
  * when the two differ: ▲ when the policy's scorer places it higher.
- * @param {RecordResult} r @param {string} scorer
+ * @param {RecordResult} r @param {string} scorer @param {string} [word]  the word before the number
  */
-export function rankText(r, scorer) {
+export function rankText(r, scorer, word = "rank") {
   if (!r.rank || !r.other_rank) return html`<span class="no-rank">not ranked</span>`;
   const other = SCORER_NAMES[OTHER_SCORER[scorer]];
   const moved = r.other_rank - r.rank;
   const mark = moved
     ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">, ${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
     : "";
-  return html`rank <span class="rank-now">${r.rank}</span> <span class="rank-other">(${other}: ${r.other_rank})</span>${mark}`;
+  return html`${word} <span class="rank-now">${r.rank}</span> <span class="rank-other">(${other}: ${r.other_rank})</span>${mark}`;
 }
 
 /**
@@ -92,7 +92,7 @@ export function cardItems(records, tenantLabels, scorer = "tfidf") {
     <div><dt>Words</dt><dd>${r.words}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
-  <p class="card-rank">${r.rank ? html`${rankText(r, scorer)} · score ${fixed3(r.score)}` : scorer === "bm25" ? `BM25 ${fixed3(r.bm25)}` : `cosine ${fixed3(r.cosine)}`}</p>
+  <p class="card-rank">${r.rank ? html`${rankText(r, scorer, "Rank")} · score ${fixed3(r.score)}` : scorer === "bm25" ? `BM25 ${fixed3(r.bm25)}` : `cosine ${fixed3(r.cosine)}`}</p>
   <p class="reason card-reason">${r.reason}</p>
 </li>`,
   );

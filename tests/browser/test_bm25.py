@@ -71,7 +71,7 @@ def test_choosing_bm25_shows_its_fields_and_every_rank_under_both_scorers(bm25_p
     expect(rank_line(page, "M10")).to_have_text("rank 3 (TF-IDF: 2) ▼, lower than under TF-IDF")
     expect(rank_line(page, "M5")).to_have_text("rank 1 (TF-IDF: 1)")
     expect(rank_line(page, "M4")).to_have_text("not ranked")
-    expect(page.locator('#cards [data-record-id="M3"] .card-rank')).to_contain_text("rank 2 (TF-IDF: 3)")
+    expect(page.locator('#cards [data-record-id="M3"] .card-rank')).to_contain_text("Rank 2 (TF-IDF: 3)")
     b.fill("1")
     wait_answered(page)
     assert_page_matches_cpython(page, full_policy(step | {"bm25_b": 1}))
