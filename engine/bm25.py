@@ -54,39 +54,56 @@ def record_lengths(index: Index) -> tuple[int, ...]:
 
 
 def score_question_bm25(
-    index: Index, lengths: tuple[int, ...], text: str, *, k1: float = DEFAULT_K1, b: float = DEFAULT_B
+    index: Index,
+    lengths: tuple[int, ...],
+    text: str,
+    *,
+    k1: float = DEFAULT_K1,
+    b: float = DEFAULT_B,
+    with_parts: bool = True,
 ) -> BM25Scores:
-    """Score a question against every record with BM25."""
+    """Score a question against every record with BM25.
+
+    Without ``with_parts`` each record's parts are left empty and only the scores are
+    computed, with the very same floats: the ranking beside another scorer needs no more."""
     asked = Counter(token for token in tokenize(text) if token in index.idf)
     terms = sorted(asked)
     idf = {term: lucene_idf(index.n_documents, index.document_frequency[term]) for term in terms}
     average = math.fsum(lengths) / len(lengths) if lengths else 0.0
     parts: list[tuple[BM25Part, ...]] = []
+    scores: list[float] = []
     asked_terms = asked.keys()
     for document, length in zip(index.documents, lengths, strict=True):
         # Most records share no term with a question: they are told apart by one set test.
         if asked_terms.isdisjoint(document.counts):
             parts.append(())
+            scores.append(0.0)
             continue
-        shared = [term for term in terms if term in document.counts]
+        counts = document.counts
         # average > 0 here: this record holds at least one term.
         factor = 1.0 - b + b * length / average
-        record_parts: list[BM25Part] = []
-        for term in shared:
-            tf = document.counts[term]
-            record_parts.append(
+        contributions = [
+            asked[term] * idf[term] * counts[term] / (counts[term] + k1 * factor) for term in terms if term in counts
+        ]
+        scores.append(math.fsum(contributions))
+        if not with_parts:
+            parts.append(())
+            continue
+        shared = [term for term in terms if term in counts]
+        parts.append(
+            tuple(
                 {
                     "term": term,
-                    "record_count": tf,
+                    "record_count": counts[term],
                     "query_count": asked[term],
                     "idf": idf[term],
                     "record_length": length,
                     "length_factor": factor,
-                    "contribution": asked[term] * idf[term] * tf / (tf + k1 * factor),
+                    "contribution": contribution,
                 }
+                for term, contribution in zip(shared, contributions, strict=True)
             )
-        parts.append(tuple(record_parts))
-    scores = tuple(math.fsum(part["contribution"] for part in record) for record in parts)
+        )
     best = max(scores, default=0.0)
     relative = tuple(score / best if best > 0.0 else 0.0 for score in scores)
-    return BM25Scores(tuple(parts), scores, relative, average)
+    return BM25Scores(tuple(parts), tuple(scores), relative, average)

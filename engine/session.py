@@ -97,7 +97,7 @@ class Session:
         self.recency = [recency(record.age_hours) for record in store.records]
         self.lengths = record_lengths(self.index)
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
-        self._bm25: OrderedDict[tuple[str, float, float], BM25Scores] = OrderedDict()
+        self._bm25: OrderedDict[tuple[str, float, float, bool], BM25Scores] = OrderedDict()
         self._encoded: dict[str, str] = {}
 
     # ------------------------------------------------------------ the two shapes
@@ -182,12 +182,15 @@ class Session:
             self._scores.move_to_end(text)
         return scores
 
-    def _question_bm25(self, text: str, k1: float, b: float) -> BM25Scores:
-        """A question's BM25 against every record, kept like ``_question``'s scores."""
-        key = (text, k1, b)
+    def _question_bm25(self, text: str, k1: float, b: float, *, with_parts: bool) -> BM25Scores:
+        """A question's BM25 against every record, kept like ``_question``'s scores; its
+        per-term parts only when BM25 ranks (beside TF-IDF, its scores suffice)."""
+        key = (text, k1, b, with_parts)
         scores = self._bm25.get(key)
         if scores is None:
-            scores = self._bm25[key] = score_question_bm25(self.index, self.lengths, text, k1=k1, b=b)
+            scores = self._bm25[key] = score_question_bm25(
+                self.index, self.lengths, text, k1=k1, b=b, with_parts=with_parts
+            )
             if len(self._bm25) > _QUESTIONS_KEPT:
                 self._bm25.popitem(last=False)
         else:
@@ -219,7 +222,7 @@ class Session:
         store = self.store
         text = self._asked(policy)
         scores = self._question(text)
-        bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b)
+        bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
         relevance_of = {"tfidf": scores.cosines, "bm25": bm25.relative}
         relevance, other = relevance_of[policy.scorer], relevance_of[OTHER_SCORER[policy.scorer]]
         weight = policy.recency_weight

@@ -68,6 +68,10 @@ def test_generated_stores_agree_with_bm25s(texts: list[str], question: str, k1: 
     got = engine_scores(texts, question, k1, b)
     want = oracle(texts, question, k1, b)
     assert np.allclose(got, want, rtol=1e-5, atol=1e-5)
+    # Scored without parts (beside TF-IDF), the very same floats.
+    index = build_index(tuple(texts))
+    bare = score_question_bm25(index, record_lengths(index), question, k1=k1, b=b, with_parts=False)
+    assert bare.scores == got and all(parts == () for parts in bare.parts)
 
 
 def test_one_record_by_hand() -> None:
