@@ -175,7 +175,8 @@ def test_embedded_from_another_origin(context: BrowserContext, site_url: str, tm
         expect(frame.locator("#experiment")).to_have_attribute(
             "data-shown-policy",
             "question=timeout-incident&tenant=team-a&store=working&previous_sessions=false"
-            "&max_age_hours=168&latest_per_key=true&recency_weight=0&budget_words=9&max_records=3",
+            "&max_age_hours=168&latest_per_key=true&scorer=tfidf&bm25_k1=1.2&bm25_b=0.75"
+            "&recency_weight=0&budget_words=9&max_records=3",
         )
         frame.get_by_role("textbox", name="Notebook").fill("embedded note")
         page.wait_for_function("() => window.messages.length > 0 && window.messages.at(-1).height > 500")
