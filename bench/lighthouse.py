@@ -106,7 +106,7 @@ def long_tasks(lhr: dict[str, Any]) -> list[str]:
     """The main thread's longest tasks as Lighthouse saw them (simulated on mobile), with their script."""
     items = lhr["audits"].get("long-tasks", {}).get("details", {}).get("items", [])
     return [
-        f"{item['startTime']:.0f} ms +{item['duration']:.0f} ms {str(item.get('url', '')).rsplit('/', 1)[-1]}"
+        f"{item['startTime']:.0f} ms +{item['duration']:.0f} ms {str(item.get('url', '')).rsplit('/', 1)[-1] or 'the page'}"
         for item in items[:8]
     ]
 
