@@ -16,12 +16,18 @@ SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots"
 
 
 def saved_copies(page: Page) -> dict[str, int]:
-    """URL → size in bytes of every copy the worker keeps in the page's Cache Storage."""
+    """URL → size in bytes of every copy the worker keeps in the page's Cache Storage.
+
+    The worker may delete a copy between listing the keys and reading one (it replaces a
+    damaged or older copy while the test polls): such a copy is no longer kept."""
     return page.evaluate(
         """async (name) => {
             const cache = await caches.open(name);
             const sizes = {};
-            for (const key of await cache.keys()) sizes[key.url] = (await (await cache.match(key)).arrayBuffer()).byteLength;
+            for (const key of await cache.keys()) {
+                const copy = await cache.match(key);
+                if (copy) sizes[key.url] = (await copy.arrayBuffer()).byteLength;
+            }
             return sizes;
         }""",
         SNAPSHOT_CACHE,
