@@ -54,9 +54,10 @@ def recency(age_hours: float) -> float:
     return float(2.0 ** (-age_hours / 24.0))
 
 
-def blend(cosine_value: float, recency_value: float, weight: float) -> float:
-    """``(1 - w) * cosine + w * recency``; w = 0 ranks on cosine alone."""
-    return (1.0 - weight) * cosine_value + weight * recency_value
+def blend(relevance: float, recency_value: float, weight: float) -> float:
+    """``(1 - w) * relevance + w * recency``, the relevance being the cosine or the
+    relative BM25; w = 0 ranks on relevance alone."""
+    return (1.0 - weight) * relevance + weight * recency_value
 
 
 @dataclass(frozen=True)
