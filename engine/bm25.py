@@ -82,14 +82,12 @@ def score_question_bm25(
         counts = document.counts
         # average > 0 here: this record holds at least one term.
         factor = 1.0 - b + b * length / average
-        contributions = [
-            asked[term] * idf[term] * counts[term] / (counts[term] + k1 * factor) for term in terms if term in counts
-        ]
+        shared = [term for term in terms if term in counts]
+        contributions = [asked[term] * idf[term] * counts[term] / (counts[term] + k1 * factor) for term in shared]
         scores.append(math.fsum(contributions))
         if not with_parts:
             parts.append(())
             continue
-        shared = [term for term in terms if term in counts]
         parts.append(
             tuple(
                 {
