@@ -12,9 +12,16 @@
 // of the last few questions are kept too: an answer carries them only when the
 // request does not name them as held, and they are most of an answer's size.
 
-import { fullResult } from "./answer.js";
 import { initialLife, life } from "./engine-life.js";
 import { MSG } from "./protocol.js";
+
+// answer.js (and the tables it reads) is needed only once Python answers, seconds later;
+// imported statically it would hold engine-start.js, and with it Python's downloads, back
+// by two more round trips on a slow link. Loaded here, it is ready long before any answer.
+/** @type {typeof import("./answer.js") | null} */
+let answerModule = null;
+const answerLoading = import("./answer.js").then((module) => (answerModule = module));
+answerLoading.catch(() => {}); // reported by the answer that needs it
 
 // Questions whose per-term parts are kept: a learner goes back and forth between a few.
 const TERMS_KEPT = 8;
@@ -260,7 +267,10 @@ export class EngineClient {
       if (!terms) return this.request("run", policyText, undefined, "");
     }
     this.lastTermsKey = answer.terms_key;
-    return fullResult({ records: store.kept.records, words: store.words, recency: store.recency }, answer, terms);
+    const kept = { records: store.kept.records, words: store.words, recency: store.recency };
+    const [slim, parts] = [answer, terms];
+    if (answerModule) return answerModule.fullResult(kept, slim, parts);
+    return answerLoading.then(({ fullResult }) => fullResult(kept, slim, parts));
   }
 
   /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void, body: string}) => void} action */

@@ -16,6 +16,10 @@
 // A phone has little memory to spare, so nothing is held past its use: the zstd
 // decoder goes once Python is ready, a restored snapshot's bytes once Python runs from
 // them, the snapshot made for the next visit once it is stored.
+//
+// Each phase of the start leaves a User Timing mark in the worker (rw:w-load, -prepared,
+// -boot, -snapshot-read, -instantiated, -pyodide, -engine), which bench/worker_phases.py
+// reads: a mark costs microseconds, and tells where a slow start spent its time.
 
 import { earlyFetch, fetchOk as fetchOkWith } from "./early-fetch.js";
 import { MSG, postableError } from "./protocol.js";
@@ -135,7 +139,9 @@ function wasmEarly(runtime) {
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
     try {
-      return await instantiateStreaming(source, imports);
+      const instantiated = await instantiateStreaming(source, imports);
+      performance.mark("rw:w-instantiated");
+      return instantiated;
     } catch (error) {
       await forget(key);
       failed(new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
@@ -232,7 +238,9 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     };
     progress(2, "Restoring Python from this browser's copy");
     try {
+      performance.mark("rw:w-snapshot-read");
       const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
+      performance.mark("rw:w-pyodide");
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {
       holder.bytes = null;
@@ -260,6 +268,7 @@ async function fromScratch(loadPyodide, runtime) {
   const bytecode = download(runtime.engineBytecodeURL, BYTECODE);
   progress(2, "Starting Python");
   const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _makeSnapshot: true });
+  performance.mark("rw:w-pyodide");
   progress(3, "Installing the engine");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: SITE_PACKAGES });
   pyodide.unpackArchive(await bytecode, "zip", { extractDir: SITE_PACKAGES });
@@ -272,6 +281,7 @@ async function fromScratch(loadPyodide, runtime) {
 /** @param {import("./protocol.js").Runtime} runtime */
 async function load(runtime) {
   const started = performance.now();
+  performance.mark("rw:w-load");
   progress(1, "Loading the Python runtime");
   // While the page still sets itself up: start the downloads and load Pyodide's
   // JavaScript half, which the boot then finds in the module map. The two large files
@@ -286,12 +296,15 @@ async function load(runtime) {
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
   // A failed one is an unhandled rejection, which the listener below reports (early-fetch.js).
   if (!saved) early.downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]], requestInit);
+  performance.mark("rw:w-prepared");
   await booting;
+  performance.mark("rw:w-boot");
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
   if (!restored) saveSnapshotWhenIdle = () => saveSnapshot(pyodide, runtime.snapshotURL);
   // Both runtime files are decoded by now (a restart or a Retry is a new worker).
   zstd = null;
+  performance.mark("rw:w-engine");
   const openJson = engine.open_json;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   progress(4, "Ready");
