@@ -15,7 +15,9 @@
 //
 // A phone has little memory to spare, so nothing is held past its use: the zstd
 // decoder goes once Python is ready, a restored snapshot's bytes once Python runs from
-// them, the snapshot made for the next visit once it is stored.
+// them, the snapshot made for the next visit once it is stored. The snapshot is kept
+// without the half of Python's memory that is zero pages, and restored without writing
+// them (snapshot-pages.js), so a restored Python takes no more memory than a fresh one.
 //
 // Each phase of the start leaves a User Timing mark in the worker (rw:w-load, -prepared,
 // -boot, -snapshot-read, -instantiated, -pyodide, -engine), which bench/worker_phases.py
@@ -209,8 +211,15 @@ async function keep(/** @type {string} */ url, /** @type {Response} */ response)
   }
 }
 
-/** Keep this build's snapshot of Python's memory, if it is not oversized. */
-function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
+/** @type {Promise<typeof import("./snapshot-pages.js")> | null} */
+let snapshotPagesModule = null;
+/** snapshot-pages.js, needed only to save or restore a snapshot: not loaded before. */
+function snapshotPages() {
+  return (snapshotPagesModule ??= import("./snapshot-pages.js"));
+}
+
+/** Keep this build's snapshot of Python's memory, if it is not oversized, without its zero pages. */
+async function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
   if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return;
   let bytes;
   try {
@@ -218,7 +227,36 @@ function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
   } catch {
     return; // then the next visit boots from scratch, as this one did
   }
+  try {
+    bytes = (await snapshotPages()).packSnapshot(bytes);
+  } catch {
+    // Kept whole then: a Pyodide snapshot restores as it is, only less lightly.
+  }
   keep(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+}
+
+/**
+ * Run restore while Pyodide's copy of the snapshot's memory into Python's (one
+ * Int8Array.prototype.set call on its HEAP8, the source being exactly that memory) writes
+ * only the pages that are not zero (snapshot-pages.js says why). Any other set call, or
+ * a Pyodide that copies some other way, runs as usual, which is as correct, only heavier.
+ * @template T @param {Uint8Array} memory @param {(target: Int8Array) => void} copyMemory @param {() => Promise<T>} restore
+ */
+async function sparingZeroPages(memory, copyMemory, restore) {
+  const proto = Int8Array.prototype;
+  const own = Object.prototype.hasOwnProperty.call(proto, "set");
+  const set = proto.set;
+  proto.set = function (/** @type {ArrayLike<number>} */ source, /** @type {number | undefined} */ offset) {
+    const whole = source instanceof Uint8Array && source.buffer === memory.buffer && source.byteOffset === memory.byteOffset && source.byteLength === memory.byteLength;
+    if (whole && !offset) copyMemory(this);
+    else set.call(this, source, offset);
+  };
+  try {
+    return await restore();
+  } finally {
+    if (own) proto.set = set;
+    else delete (/** @type {any} */ (proto)).set;
+  }
 }
 
 /**
@@ -230,16 +268,22 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     // Pyodide keeps its options for Python's whole life, _loadSnapshot included: handed
     // over through a holder emptied below, the snapshot's bytes (the size of Python's
     // memory) are not kept beside the memory restored from them.
+    let bytes = new Uint8Array(await saved.arrayBuffer());
+    const pages = await snapshotPages();
+    const unpacked = pages.isPacked(bytes) ? pages.unpackSnapshot(bytes) : null;
+    // The packed bytes go now: the unpacked snapshot holds only the pages not zero.
+    if (unpacked) bytes = unpacked.snapshot;
     const holder = {
-      bytes: /** @type {Uint8Array | null} */ (new Uint8Array(await saved.arrayBuffer())),
+      bytes: /** @type {Uint8Array | null} */ (bytes),
       then(/** @type {(bytes: Uint8Array | null) => void} */ resolve) {
         resolve(this.bytes);
       },
     };
     progress(2, "Restoring Python from this browser's copy");
+    const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
       performance.mark("rw:w-snapshot-read");
-      const pyodide = await loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
+      const pyodide = await (unpacked ? sparingZeroPages(unpacked.memory, unpacked.copyMemory, restore) : restore());
       performance.mark("rw:w-pyodide");
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {
@@ -291,11 +335,15 @@ async function load(runtime) {
   wasmEarly(runtime);
   early.answerEarly(runtime.stdLibURL, () => decompressing(runtime, runtime.stdLibURL, "application/zip", STDLIB));
   const glue = import(`${runtime.indexURL}pyodide.asm.mjs`);
-  glue.catch(() => {}); // loadPyodide imports it again and reports a failure itself
-  const [{ loadPyodide }, saved] = await Promise.all([import(runtime.pyodideModule), findSaved(runtime.snapshotURL)]);
+  glue.then(() => performance.mark("rw:w-glue"), () => {}); // loadPyodide imports it again and reports a failure itself
+  const [{ loadPyodide }, saved] = await Promise.all([
+    import(runtime.pyodideModule).then((module) => (performance.mark("rw:w-loader"), module)),
+    findSaved(runtime.snapshotURL).then((found) => (performance.mark("rw:w-looked-up"), found)),
+  ]);
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
   // A failed one is an unhandled rejection, which the listener below reports (early-fetch.js).
   if (!saved) early.downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]], requestInit);
+  else snapshotPages().catch(() => {}); // while the page sets up; a failure is reported where it is awaited
   performance.mark("rw:w-prepared");
   await booting;
   performance.mark("rw:w-boot");
