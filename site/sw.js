@@ -56,3 +56,9 @@ self.addEventListener("fetch", (event) => {
     })(),
   );
 });
+
+// A page asks which build serves it: a page loaded before a new deploy took over then
+// knows the next load brings the new version, however early the takeover happened.
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "which-build") event.ports[0]?.postMessage(BUILD.hash);
+});

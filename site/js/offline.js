@@ -3,31 +3,65 @@
 
 const LAST_BUILD_KEY = "retrieval-workbench:build";
 
+const NEW_VERSION_DOWNLOADED = "A new version of the workbench was downloaded; it is used from your next load.";
+
 /**
- * Register the service worker and report what the learner should know.
+ * Watch for a new deploy taking over this page, and return how to register the service
+ * worker (which waits for the runtime to be in the HTTP cache). A new service worker can
+ * install and claim the page before the page has set itself up, so rather than only
+ * listening for the change, the page asks the worker in control which build it serves:
+ * another build than this page's means the next load brings the new version.
+ * @param {string} buildId  this page's build
  * @param {(message: string) => void} notify
+ * @returns {() => Promise<void>}
  */
-export async function registerOffline(notify) {
+export function watchOffline(buildId, notify) {
   let container;
   try {
     container = navigator.serviceWorker; // throws in a sandboxed iframe without same-origin
   } catch {
-    return;
+    return async () => {};
   }
-  if (!container) return;
-  const hadController = Boolean(container.controller);
-  try {
-    await container.register("sw.js");
-  } catch {
-    return; // e.g. blocked by the browser's settings: stay an online page
-  }
-  container.addEventListener("controllerchange", () => {
-    if (hadController) notify("A new version of the workbench was downloaded; it is used from your next load.");
+  if (!container) return async () => {};
+  const sw = container;
+  // A first visit has no worker in control; the one it registers serves this build.
+  const hadController = Boolean(sw.controller);
+  const compare = async () => {
+    if (!hadController || !sw.controller) return;
+    const served = await servedBuild(sw.controller);
+    if (served !== null && served !== buildId) notify(NEW_VERSION_DOWNLOADED);
+  };
+  sw.addEventListener("controllerchange", compare);
+  compare();
+  return async () => {
+    try {
+      await sw.register("sw.js");
+    } catch {
+      return; // e.g. blocked by the browser's settings: stay an online page
+    }
+    if (!hadController) {
+      await sw.ready; // active means every file is precached
+      notify("Saved for offline use: this page now works offline too, Python included.");
+    }
+  };
+}
+
+/**
+ * The build a service worker serves, or null when it does not say within a few seconds
+ * (one from before builds could be asked).
+ * @param {ServiceWorker} worker
+ * @returns {Promise<string | null>}
+ */
+function servedBuild(worker) {
+  return new Promise((resolve) => {
+    const reply = new MessageChannel();
+    const timer = setTimeout(() => resolve(null), 5000);
+    reply.port1.onmessage = (event) => {
+      clearTimeout(timer);
+      resolve(typeof event.data === "string" ? event.data : null);
+    };
+    worker.postMessage({ type: "which-build" }, [reply.port2]);
   });
-  if (!hadController) {
-    await container.ready; // active means every file is precached
-    notify("Saved for offline use: this page now works offline too, Python included.");
-  }
 }
 
 /** Tell the learner when this load runs a different build than their last visit. */

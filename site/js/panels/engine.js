@@ -3,7 +3,7 @@
 // mark, the User Timing marks read by bench/ scripts, and offline use, which waits for
 // the runtime.
 
-import { announceNewVersion, registerOffline } from "../offline.js";
+import { announceNewVersion, watchOffline } from "../offline.js";
 import { showStatus } from "../view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
@@ -13,6 +13,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
   };
   byId("engine-retry").addEventListener("click", () => engine.retry());
   announceNewVersion(boot.buildId, showOfflineStatus);
+  const registerOffline = watchOffline(boot.buildId, showOfflineStatus);
   return {
     "show-status": ({ status }) => showStatus(status),
     // A refused open leaves the store before in force, and a failed Python already says
@@ -28,6 +29,6 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     "pending-timer": ({ seq, ms }) => window.setTimeout(() => dispatch({ type: "pending-due", seq }), ms),
     mark: ({ name }) => performance.mark(name),
     measure: ({ start }) => performance.measure("rw:update", { start }),
-    "register-offline": () => registerOffline(showOfflineStatus),
+    "register-offline": () => registerOffline(),
   };
 }
