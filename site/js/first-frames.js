@@ -1,8 +1,9 @@
-// The first frames of a fresh visit, drawn in three steps: the header, then the
-// experiment's controls and playback, then everything else. Laid out in one frame, a cold
-// renderer's first frame is a long task on a slow machine; in three, none is. Each step
-// only adds content below what is already drawn, so nothing on screen moves; the whole
-// page is drawn about two frames later.
+// The first frames of a fresh visit, drawn in four steps: the header, then the
+// experiment's text and controls, then its playback, then everything else. Laid out in
+// one frame, a cold renderer's first frame is a long task on a slow machine; in steps,
+// each frame lays out a part. Each step only adds content below or beside what is
+// already drawn, so nothing on screen moves; the whole page is drawn about three frames
+// later.
 //
 // Not a module: it runs inline in <head>, before the body is parsed and before any frame
 // (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
@@ -29,7 +30,8 @@
     };
     return frame;
   };
-  // The header ends where <main> starts, the controls step with #experiment.
-  requestAnimationFrame(stay("header", "main", stay("controls", "#experiment + *", done)));
+  // The header ends where <main> starts, the form where the pipeline starts, the
+  // controls step with #experiment.
+  requestAnimationFrame(stay("header", "main", stay("form", ".pipeline", stay("controls", "#experiment + *", done))));
   setTimeout(done, 1000); // a tab opened in the background draws no frames
 })();
