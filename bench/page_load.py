@@ -24,7 +24,7 @@ records, with navigation start as 0:
 * table_frame_ms: a requestAnimationFrame measure. A MutationObserver, installed before
   any page script by context.add_init_script, notes when every row of #records-body is
   in the DOM and the page has drawn its first frames (site/js/first-frames.js draws a
-  fresh visit in four steps, the table in the last: <html data-first-frames> is gone);
+  fresh visit in five steps, the table in the last: <html data-first-frames> is gone);
   requestAnimationFrame then setTimeout(0) marks when the main thread has finished the
   first frame that holds them (style, layout and paint recorded; the compositor may
   show it a little later).

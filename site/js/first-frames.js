@@ -1,9 +1,9 @@
-// The first frames of a fresh visit, drawn in four steps: the header, then the
-// experiment's text and controls, then its playback, then everything else. Laid out in
-// one frame, a cold renderer's first frame is a long task on a slow machine; in steps,
-// each frame lays out a part. Each step only adds content below or beside what is
-// already drawn, so nothing on screen moves; the whole page is drawn about three frames
-// later.
+// The first frames of a fresh visit, drawn in steps: the header, then the experiment's
+// text and controls, then its playback, then its pipeline diagram, then everything else.
+// Laid out in one frame, a cold renderer's first frame is a long task on a slow machine;
+// in steps, each frame lays out a part. Each step only adds content below or beside what
+// is already drawn, so nothing on screen moves; the whole page is drawn about four
+// frames later.
 //
 // Not a module: it runs inline in <head>, before the body is parsed and before any frame
 // (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
@@ -31,7 +31,9 @@
     return frame;
   };
   // The header ends where <main> starts, the form where the pipeline starts, the
-  // controls step with #experiment.
-  requestAnimationFrame(stay("header", "main", stay("form", ".pipeline", stay("controls", "#experiment + *", done))));
+  // playback where the memory cards start, the pipeline with #experiment.
+  requestAnimationFrame(
+    stay("header", "main", stay("form", ".pipeline", stay("controls", "#cards-title", stay("pipeline", "#experiment + *", done)))),
+  );
   setTimeout(done, 1000); // a tab opened in the background draws no frames
 })();

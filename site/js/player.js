@@ -8,9 +8,17 @@ import { STAGES } from "./render.js";
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+// The page opens showing the final stage already: writing what is there would still
+// restyle the experiment in the frame after the page sets itself up.
+
 /** @param {HTMLElement} element @param {string} text */
 function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
+}
+
+/** @param {HTMLElement} element @param {string} name @param {string} value */
+function setAttribute(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }
 
 export class Player {
@@ -111,21 +119,20 @@ export class Player {
     setText(byId("play-pause"), playing ? "Pause" : "Play");
     const shown = seconds.toFixed(1);
     const timeline = /** @type {HTMLInputElement} */ (byId("timeline"));
-    if (timeline.value !== shown) {
-      timeline.value = shown;
-      timeline.setAttribute("aria-valuetext", `${shown} of 30 seconds, stage ${stage} of 4: ${info.title}`);
-    }
+    // The range's own value is normalised ("30.0" reads back as "30"): compare numbers.
+    if (Number(timeline.value) !== Number(shown)) timeline.value = shown;
+    setAttribute(timeline, "aria-valuetext", `${shown} of 30 seconds, stage ${stage} of 4: ${info.title}`);
     setText(byId("clock"), `${shown} s of 30 s`);
     setText(byId("stage-name"), `Stage ${stage} of 4: ${info.title}`);
     if (stage !== this.stage) {
       const opening = this.stage === 0;
       for (const jump of document.querySelectorAll("[data-jump]")) {
-        jump.setAttribute("aria-pressed", String(Number(/** @type {HTMLElement} */ (jump).dataset.jump) === stage));
+        setAttribute(/** @type {HTMLElement} */ (jump), "aria-pressed", String(Number(/** @type {HTMLElement} */ (jump).dataset.jump) === stage));
       }
       this.stage = stage;
-      byId("experiment").dataset.stage = String(stage);
-      byId("records").dataset.stage = String(stage);
-      byId("stage-explainer").textContent = info.explain;
+      setAttribute(byId("experiment"), "data-stage", String(stage));
+      setAttribute(byId("records"), "data-stage", String(stage));
+      setText(byId("stage-explainer"), info.explain);
       // The page opens on the final stage; announce changes, not the opening.
       if (!opening) byId("stage-announcer").textContent = info.explain;
       this.onStage(stage);

@@ -313,9 +313,9 @@ export function setPending(pending) {
 
 /** @param {import("./engine-client.js").Status} status */
 export function showStatus(status) {
-  byId("engine-status-text").textContent = status.text;
+  setText(byId("engine-status-text"), status.text);
   const bar = /** @type {HTMLProgressElement} */ (byId("engine-progress"));
-  if (status.step !== undefined) bar.value = status.step;
+  if (status.step !== undefined && bar.value !== status.step) bar.value = status.step;
   setHidden(byId("engine-retry"), status.state !== "failed");
 }
 

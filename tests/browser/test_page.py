@@ -160,10 +160,14 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
     expect(page.locator(".coverage")).to_contain_text("0 of 1")
 
 
+# Where each first-frames step ends (site/js/first-frames.js): the step lasts until a
+# frame has drawn its content whole, that is, until this element is parsed.
+STEP_ENDS = {"header": "main", "form": ".pipeline", "controls": "#cards-title", "pipeline": "#experiment + *"}
+
 # Added before the page's own scripts: at the start of every frame, before the page's
 # requestAnimationFrame callbacks, notes which first-frames step the page is on (that is,
-# what the previous frame drew), how <main> is drawn, whether #experiment is parsed and
-# whether its form is (the parser never runs inside a frame: that is what this frame holds); keeps the time
+# what the previous frame drew), how <main> is drawn and which steps' ends are parsed
+# (the parser never runs inside a frame: that is what this frame holds); keeps the time
 # of every layout shift, and of the offline notice (the page's one late addition).
 FRAME_LOG = """
 window.__frames = [];
@@ -177,10 +181,9 @@ const note = () => {
   window.__frames.push([
     document.documentElement.dataset.firstFrames ?? "whole",
     main ? getComputedStyle(main).contentVisibility : null,
-    document.querySelector("#experiment + *") !== null,
-    document.querySelector(".pipeline") !== null,
+    Object.fromEntries(Object.entries(STEP_ENDS).map(([step, end]) => [step, document.querySelector(end) !== null])),
   ]);
-  if (window.__frames.length < 10) requestAnimationFrame(note);
+  if (window.__frames.length < 12) requestAnimationFrame(note);
 };
 requestAnimationFrame(note);
 new MutationObserver((changes, observer) => {
@@ -188,46 +191,41 @@ new MutationObserver((changes, observer) => {
   window.__offlineAt = performance.now();
   observer.disconnect();
 }).observe(document, { childList: true, subtree: true, characterData: true });
-"""
+""".replace("STEP_ENDS", json.dumps(STEP_ENDS))
 
 
-def frames_drawn(page: Page) -> list[tuple[str, str | None, bool, bool]]:
+def frames_drawn(page: Page) -> list[tuple[str, str | None, dict[str, bool]]]:
     """The page's first frames: the step each drew, how <main> was drawn (None: not
-    parsed yet), whether all of #experiment was parsed and whether its form was."""
-    page.wait_for_function("() => window.__frames.length >= 10")
+    parsed yet) and, by step, whether the element ending it was parsed."""
+    page.wait_for_function("() => window.__frames.length >= 12")
     notes: list[list[Any]] = page.evaluate("() => window.__frames")
     # A note tells the step the frame before it drew, and what was parsed for its own.
-    return [(after[0], before[1], before[2], before[3]) for before, after in itertools.pairwise(notes)]
+    return [(after[0], before[1], before[2]) for before, after in itertools.pairwise(notes)]
 
 
 @pytest.mark.parametrize("width", [1280, 768, 375])
-def test_a_fresh_visit_is_drawn_in_four_steps_and_nothing_moves_while_python_starts(
+def test_a_fresh_visit_is_drawn_in_steps_and_nothing_moves_while_python_starts(
     new_context: Callable[..., BrowserContext], site_url: str, width: int
 ) -> None:
     """The header alone, then the experiment's text and controls, then its playback, then
-    the whole page, each drawn whole in one frame and adding content below what is drawn;
-    the status line keeps its room as its text changes. A reload and a link to a #fragment are drawn whole at once (the browser
+    its pipeline diagram, then the whole page, each drawn whole in one frame and adding
+    content below or beside what is drawn; the status line keeps its room as its text
+    changes. A reload and a link to a #fragment are drawn whole at once (the browser
     restores the scroll position or scrolls to the fragment)."""
     context = new_context(viewport={"width": width, "height": 720})
     context.add_init_script(FRAME_LOG)
     page = context.new_page()
     page.goto(site_url)
     frames = frames_drawn(page)
-    steps = [step for step, *_ in frames]
-    assert [step for i, step in enumerate(steps) if i == 0 or step != steps[i - 1]] == [
-        "header",
-        "form",
-        "controls",
-        "whole",
-    ]
+    steps = [step for step, _, _ in frames]
+    assert [step for i, step in enumerate(steps) if i == 0 or step != steps[i - 1]] == [*STEP_ENDS, "whole"]
     # A step lasts until one frame has drawn its content whole (the parser can yield
     # before the body: such a frame holds nothing yet), and <main> is hidden meanwhile.
-    header = [main for step, main, _, _ in frames if step == "header"]
+    header = [main for step, main, _ in frames if step == "header"]
     assert header[-1] == "hidden" and header.count(None) == len(header) - 1
-    form = [parsed for step, _, _, parsed in frames if step == "form"]
-    assert form[-1] and not any(form[:-1])
-    controls = [whole for step, _, whole, _ in frames if step == "controls"]
-    assert controls[-1] and not any(controls[:-1])
+    for name in STEP_ENDS:
+        ended = [parsed[name] for step, _, parsed in frames if step == name]
+        assert ended[-1] and not any(ended[:-1]), (name, frames)
     wait_ready(page)
     page.wait_for_function("() => window.__offlineAt !== null")  # saved for offline use
     moved = page.evaluate("() => window.__shifts.filter((t) => t < window.__offlineAt)")
@@ -236,9 +234,9 @@ def test_a_fresh_visit_is_drawn_in_four_steps_and_nothing_moves_while_python_sta
     expect(page.locator(".page-footer")).to_be_visible()
 
     page.reload()
-    assert {step for step, *_ in frames_drawn(page)} == {"whole"}
+    assert {step for step, _, _ in frames_drawn(page)} == {"whole"}
     page.goto(f"{site_url}#records")
-    assert {step for step, *_ in frames_drawn(page)} == {"whole"}
+    assert {step for step, _, _ in frames_drawn(page)} == {"whole"}
     assert page.evaluate("() => document.getElementById('records').getBoundingClientRect().top") == pytest.approx(
         0, abs=2
     )
