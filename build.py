@@ -55,6 +55,10 @@ PYODIDE_WASM = "pyodide.asm.wasm"
 # whole, so the whole library shares one window. Higher levels gain next to nothing.
 ZSTD_LEVEL = 19
 
+# Page modules that use the DOM as they load (so no worker may import them), and the
+# worker's own script (which the warm-up loads as its script): see "warmModules" below.
+LOADED_WITH_DOM = {"main.js", "engine-start.js", "engine-worker.js"}
+
 # Generated from engine/fields.py: the page's copy of the tables (the build writes a
 # fresh one into dist/js) and the policy section of the store schema, for editors.
 TABLES_JS = SITE / "js" / "tables.js"
@@ -153,7 +157,7 @@ def build(
     copy_assets(out)
     if cmi5:
         copy_cmi5_library(out / "js" / "vendor", out / "licenses")
-    runtime = {
+    runtime: dict[str, Any] = {
         "pyodideModule": f"{rel(runtime_dir, out)}/pyodide.mjs",
         "indexURL": f"{rel(runtime_dir, out)}/",
         "wasmURL": rel(wasm, out),
@@ -162,6 +166,14 @@ def build(
         "wheelURL": rel(wheel, out),
         "engineBytecodeURL": rel(engine_bytecode, out),
         "abiVersion": pyodide["abi_version"],
+        # The page's modules that load without a DOM: engine-start.js preloads them all at
+        # once, and the worker imports them once more when the first visit is idle, so
+        # that a repeat visit finds their compiled code cached (engine-worker.js, warmCodeCache).
+        "warmModules": sorted(
+            rel(path, out)
+            for path in (out / "js").rglob("*.js")
+            if path.name not in LOADED_WITH_DOM and "vendor" not in path.relative_to(out / "js").parts
+        ),
         # Where the worker keeps a memory snapshot of this exact Python + engine in
         # the browser's Cache Storage (never a file on the server): named by what it
         # contains, so a new runtime, stdlib or engine never restores an old one.
@@ -340,7 +352,7 @@ def render_page(
     store: Any,
     result: Any,
     fragments: dict[str, str],
-    runtime: dict[str, str],
+    runtime: dict[str, Any],
     pyodide: dict[str, str],
     lms: dict[str, bool] | None = None,
 ) -> str:

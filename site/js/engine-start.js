@@ -16,11 +16,24 @@ const paths = JSON.parse(document.getElementById("runtime")?.textContent ?? "{}"
 /** @type {import("./protocol.js").Runtime} */
 const runtime = /** @type {any} */ (
   Object.fromEntries(
-    Object.entries(paths).map(([key, value]) => [key, key === "abiVersion" ? value : new URL(value, document.baseURI).href]),
+    Object.entries(paths).map(([key, value]) => [
+      key,
+      key === "abiVersion" ? value : Array.isArray(value) ? value.map((path) => new URL(path, document.baseURI).href) : new URL(value, document.baseURI).href,
+    ]),
   )
 );
 
 export const engine = new EngineClient(runtime);
+
+// The page's modules, asked for all at once: main.js would find them level by level of
+// its imports, one round trip each (over the network on a first visit, through the
+// service worker on a repeat one), while the page waits for them before it can set up.
+for (const href of runtime.warmModules ?? []) {
+  const link = document.createElement("link");
+  link.rel = "modulepreload";
+  link.href = href;
+  document.head.append(link);
+}
 
 function startWorker() {
   if (engine.state !== "prerendered") return; // started already (or failed to start)

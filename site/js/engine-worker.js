@@ -19,9 +19,10 @@
 // without the half of Python's memory that is zero pages, and restored without writing
 // them (snapshot-pages.js), so a restored Python takes no more memory than a fresh one.
 //
-// Each phase of the start leaves a User Timing mark in the worker (rw:w-load, -prepared,
-// -boot, -snapshot-read, -instantiated, -pyodide, -engine), which bench/worker_phases.py
-// reads: a mark costs microseconds, and tells where a slow start spent its time.
+// Each phase of the start leaves a User Timing mark in the worker (rw:w-load, -loader,
+// -looked-up, -glue, -prepared, -boot, -snapshot-read, -instantiated, -pyodide, -engine),
+// which bench/worker_phases.py reads: a mark costs microseconds, and tells where a slow
+// start spent its time.
 
 import { earlyFetch, fetchOk as fetchOkWith } from "./early-fetch.js";
 import { MSG, postableError } from "./protocol.js";
@@ -42,6 +43,8 @@ const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 // answer: while a learner reads it rather than while they change the controls, and
 // never delaying an answer they wait for.
 const IDLE_MS = 2000;
+// warmCodeCache's worker is terminated after this long even if its imports hang.
+const WARM_MS = 10_000;
 
 // Refused to a run before any store was accepted (the page opens one first).
 const NO_STORE = JSON.stringify({
@@ -349,7 +352,7 @@ async function load(runtime) {
   performance.mark("rw:w-boot");
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
-  if (!restored) saveSnapshotWhenIdle = () => saveSnapshot(pyodide, runtime.snapshotURL);
+  if (!restored) saveSnapshotWhenIdle = () => saveSnapshot(pyodide, runtime.snapshotURL).then(() => warmCodeCache(runtime));
   // Both runtime files are decoded by now (a restart or a Retry is a new worker).
   zstd = null;
   performance.mark("rw:w-engine");
@@ -410,6 +413,36 @@ async function answer(message) {
   if (answeredOnce && saveSnapshotWhenIdle) idleTimer = setTimeout(whenIdle, IDLE_MS);
 }
 
+/**
+ * Load Python's JavaScript and the page's modules a second time, in a worker of its own
+ * that only imports them. Chromium keeps a script's compiled code (V8's code cache) only
+ * from the second time the script is loaded, and uses it from the third: without this,
+ * the first visit that restores the snapshot compiled them all again (pyodide.asm.mjs,
+ * 1.2 MB, and the page's forty modules, before DOMContentLoaded) and was the slowest
+ * repeat visit. Made once the snapshot is stored, while the page is idle; the worker
+ * goes as soon as its imports are done. A module that fails to load here (one that has
+ * come to use the DOM as it loads) is only compiled on the next visit, as before.
+ * @param {import("./protocol.js").Runtime} runtime
+ */
+function warmCodeCache(runtime) {
+  let warmer;
+  try {
+    warmer = new Worker(new URL(import.meta.url), { type: "module" });
+  } catch {
+    return; // nested workers unsupported: the next visit compiles, as it would have
+  }
+  const done = () => warmer.terminate();
+  warmer.addEventListener("error", (event) => {
+    event.preventDefault();
+    done();
+  });
+  warmer.addEventListener("message", done);
+  setTimeout(done, WARM_MS);
+  // This worker's script, with its imports, is loaded a second time by being the warmer's.
+  const urls = [runtime.pyodideModule, `${runtime.indexURL}pyodide.asm.mjs`, ...runtime.warmModules];
+  warmer.postMessage({ type: MSG.WARM, urls });
+}
+
 /** The page has asked nothing for IDLE_MS since an answer: make the snapshot now. */
 function whenIdle() {
   const save = saveSnapshotWhenIdle;
@@ -433,6 +466,9 @@ self.addEventListener("message", (event) => {
     if (message.fresh) requestInit = { cache: "reload" };
     engineReady ??= load(message.runtime);
     engineReady.catch(failed);
+  } else if (message.type === MSG.WARM) {
+    // This is warmCodeCache's worker: import, say so, and be terminated.
+    Promise.allSettled(message.urls.map((/** @type {string} */ url) => import(url))).then(() => postMessage({ type: MSG.WARM }));
   } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(idleTimer);

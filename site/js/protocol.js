@@ -19,6 +19,8 @@
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, left out of the answer if they match
+// worker → its own nested worker (engine-worker.js's warmCodeCache), and back when done
+//   {type: "rw:warm", urls: string[]}           import these modules, nothing else
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}
@@ -48,6 +50,8 @@
  * @property {string} engineBytecodeURL  the engine's .pyc files, compiled by this Pyodide
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
  * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
+ * @property {string[]} warmModules  the page's modules that load without a DOM: engine-start.js preloads
+ *   them, engine-worker.js's warmCodeCache imports them once more
  */
 
 export const MSG = Object.freeze({
@@ -60,6 +64,7 @@ export const MSG = Object.freeze({
   RESULT: "rw:result",
   FAILED: "rw:failed",
   RUN_ERROR: "rw:run-error",
+  WARM: "rw:warm",
 });
 
 /** Errors cross the boundary as {name, message}: structured clone drops the rest. */
