@@ -24,23 +24,22 @@ import { rememberedStore } from "./store-file.js";
 /** @typedef {import("./panels/context.js").Boot} Boot */
 /** @typedef {import("./panels/context.js").Handlers} Handlers */
 
-const boot = /** @type {Boot} */ (JSON.parse(document.getElementById("boot")?.textContent ?? "{}"));
-const { state, notices } = initialState({ boot, remembered: rememberedStore(), search: location.search, notes: loadNotebook() });
-
-/** @type {Handlers} each effect's performer, from the panel that owns it */
-const handlers = {};
-const page = createPage(state, (effect) => {
-  const perform = handlers[effect.type];
-  if (!perform) throw new Error(`No panel performs the effect ${effect.type}`);
-  perform(effect);
-});
-const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
-
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
 const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides];
 
-function start() {
+/** Read the boot data, the address and what this browser kept, and set every panel up. */
+function setUp() {
+  const boot = /** @type {Boot} */ (JSON.parse(document.getElementById("boot")?.textContent ?? "{}"));
+  const { state, notices } = initialState({ boot, remembered: rememberedStore(), search: location.search, notes: loadNotebook() });
+  /** @type {Handlers} each effect's performer, from the panel that owns it */
+  const handlers = {};
+  const page = createPage(state, (effect) => {
+    const perform = handlers[effect.type];
+    if (!perform) throw new Error(`No panel performs the effect ${effect.type}`);
+    perform(effect);
+  });
+  const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
   const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot });
   for (const panel of PANELS) {
     const owned = panel.setUp(context);
@@ -49,21 +48,33 @@ function start() {
       handlers[type] = owned[type];
     }
   }
-  page.dispatch({ type: "start", notices });
+  return { page, notices };
+}
+
+/** Run a step in a task of its own, queued behind what is waiting. A message channel
+ * rather than a timer: a background tab does not defer it, and a test's fake clock
+ * leaves it alone. @param {() => void} step */
+function inTaskOfItsOwn(step) {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    step();
+  };
+  channel.port2.postMessage(null);
 }
 
 // This module runs in the task where the parser finishes, which also holds Chromium's
 // own end-of-parsing work (style-and-layout checks across the form controls). The page
-// sets itself up in a task of its own, so the two do not add up to one long task. A
-// message channel rather than a timer: a background tab does not defer it, and a
-// test's fake clock leaves it alone.
-const setUp = new MessageChannel();
-setUp.port1.onmessage = () => {
-  start();
-  // After start(): a status that arrived meanwhile is replayed now.
-  engine.listen((status) => page.dispatch({ type: "engine-status", status }));
-  // Python boots once the page has set itself up and drawn that, so its boot never
-  // shares the processor with the page's own start-up work.
-  afterNextFrame(bootPython);
-};
-setUp.port2.postMessage(null);
+// sets itself up in a task of its own, and shows its start in another, so that on a
+// slow phone none of the three is a long task.
+inTaskOfItsOwn(() => {
+  const { page, notices } = setUp();
+  inTaskOfItsOwn(() => {
+    page.dispatch({ type: "start", notices });
+    // After the start: a status that arrived meanwhile is replayed now.
+    engine.listen((status) => page.dispatch({ type: "engine-status", status }));
+    // Python boots once the page has set itself up and drawn that, so its boot never
+    // shares the processor with the page's own start-up work.
+    afterNextFrame(bootPython);
+  });
+});
