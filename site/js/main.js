@@ -65,8 +65,8 @@ function inTaskOfItsOwn(step) {
 
 // This module runs in the task where the parser finishes, which also holds Chromium's
 // own end-of-parsing work (style-and-layout checks across the form controls). The page
-// sets itself up in a task of its own, and shows its start in another, so that on a
-// slow phone none of the three is a long task.
+// sets itself up in a task of its own, and shows its start in another, so the three do
+// not add up to one long task.
 inTaskOfItsOwn(() => {
   const { page, notices } = setUp();
   inTaskOfItsOwn(() => {
