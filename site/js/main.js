@@ -28,10 +28,14 @@ import { rememberedStore } from "./store-file.js";
 // and the LMS reporter exists before any guided step can reach stage 4.
 const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides];
 
-/** Read the boot data, the address and what this browser kept, and set every panel up. */
-function setUp() {
+/** Read the boot data, the address and what this browser kept: the page's first state. */
+function readState() {
   const boot = /** @type {Boot} */ (JSON.parse(document.getElementById("boot")?.textContent ?? "{}"));
-  const { state, notices } = initialState({ boot, remembered: rememberedStore(), search: location.search, notes: loadNotebook() });
+  return { boot, ...initialState({ boot, remembered: rememberedStore(), search: location.search, notes: loadNotebook() }) };
+}
+
+/** Set every panel up from one context; the page performs effects through them. @param {ReturnType<typeof readState>} read */
+function setUp({ boot, state }) {
   /** @type {Handlers} each effect's performer, from the panel that owns it */
   const handlers = {};
   const page = createPage(state, (effect) => {
@@ -48,7 +52,7 @@ function setUp() {
       handlers[type] = owned[type];
     }
   }
-  return { page, notices };
+  return page;
 }
 
 /** Run a step in a task of its own, queued behind what is waiting. A message channel
@@ -65,16 +69,19 @@ function inTaskOfItsOwn(step) {
 
 // This module runs in the task where the parser finishes, which also holds Chromium's
 // own end-of-parsing work (style-and-layout checks across the form controls). The page
-// sets itself up in a task of its own, and shows its start in another, so the three do
-// not add up to one long task.
+// reads its state, sets its panels up and shows its start each in a task of its own, so
+// the four do not add up to one long task.
 inTaskOfItsOwn(() => {
-  const { page, notices } = setUp();
+  const read = readState();
   inTaskOfItsOwn(() => {
-    page.dispatch({ type: "start", notices });
-    // After the start: a status that arrived meanwhile is replayed now.
-    engine.listen((status) => page.dispatch({ type: "engine-status", status }));
-    // Python boots once the page has set itself up and drawn that, so its boot never
-    // shares the processor with the page's own start-up work.
-    afterNextFrame(bootPython);
+    const page = setUp(read);
+    inTaskOfItsOwn(() => {
+      page.dispatch({ type: "start", notices: read.notices });
+      // After the start: a status that arrived meanwhile is replayed now.
+      engine.listen((status) => page.dispatch({ type: "engine-status", status }));
+      // Python boots once the page has set itself up and drawn that, so its boot never
+      // shares the processor with the page's own start-up work.
+      afterNextFrame(bootPython);
+    });
   });
 });
