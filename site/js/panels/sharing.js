@@ -48,9 +48,9 @@ export function setUp({ byId, state, link }) {
 
   // In Chromium, history.replaceState holds the main thread for several milliseconds, so
   // it runs in a task of its own after the answer's (the two would add up to one long
-  // task on a slow phone), and once for answers shown in the same task. A message channel rather
-  // than a timer: a background tab does not defer it, and a test's fake clock leaves it
-  // alone.
+  // task on a slow phone), and once for answers shown in the same task. A message
+  // channel rather than a timer: a background tab does not defer it, and a test's fake
+  // clock leaves it alone.
   let addressDue = false;
   const nextTask = new MessageChannel();
   nextTask.port1.onmessage = () => {
