@@ -55,6 +55,16 @@ def ready(page: Page) -> dict[str, Any]:
     }
 
 
+def wait_for_snapshot(page: Page) -> None:
+    """Wait until the first visit's worker has stored its snapshot, then let the page settle."""
+    deadline = time.monotonic() + 60
+    while not page.evaluate(SNAPSHOT_SAVED, SNAPSHOT_CACHE):
+        if time.monotonic() > deadline:
+            raise RuntimeError("no snapshot saved within 60 s")
+        time.sleep(0.2)
+    time.sleep(SETTLE_S)
+
+
 def one_run(playwright: Any, url: str, repeats: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
         context = launch_persistent(playwright, profile, viewport=VIEWPORT)
@@ -62,12 +72,7 @@ def one_run(playwright: Any, url: str, repeats: int) -> dict[str, Any]:
             page = context.pages[0]
             page.goto(url)
             first = ready(page)
-            deadline = time.monotonic() + 60
-            while not page.evaluate(SNAPSHOT_SAVED, SNAPSHOT_CACHE):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("no snapshot saved within 60 s")
-                time.sleep(0.2)
-            time.sleep(SETTLE_S)
+            wait_for_snapshot(page)
             visits = []
             for _ in range(repeats):
                 page.reload()

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
 from bench.page_load import PROFILES, VIEWPORT, emulate, wait_in_page
-from bench.repeat_visits import SETTLE_S, SNAPSHOT_CACHE, SNAPSHOT_SAVED
+from bench.repeat_visits import SETTLE_S, wait_for_snapshot
 from harness.browser import launch, launch_persistent
 from harness.servers import PagesServer
 
@@ -97,12 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                             page = context.pages[0]
                             page.goto(server.url)
                             print(json.dumps({"visit": 0, **visit(page)}))
-                            deadline = time.monotonic() + 60
-                            while not page.evaluate(SNAPSHOT_SAVED, SNAPSHOT_CACHE):
-                                if time.monotonic() > deadline:
-                                    raise RuntimeError("no snapshot saved within 60 s")
-                                time.sleep(0.2)
-                            time.sleep(SETTLE_S)
+                            wait_for_snapshot(page)
                             for i in range(args.repeats):
                                 page.reload()
                                 print(json.dumps({"visit": i + 1, **visit(page)}))
