@@ -10,10 +10,14 @@ system counts it: every process Chromium started with --type=renderer (the page,
 Python worker, which lives in the page's process, and the workbench's service worker,
 wherever Chromium puts it), read from /proc, in MB of 2^20 bytes:
 
+* footprint: RssAnon + VmSwap from /proc/<pid>/status, Chromium's own "private memory
+  footprint" on Linux and Android (CalculatePrivateFootprintKb in its
+  memory_instrumentation service): the figure its task manager shows, its memory
+  metrics report and a phone's low-memory handling weighs. The targets are judged on it.
 * private: Private_Clean + Private_Dirty from /proc/<pid>/smaps_rollup, the pages no
-  other process shares: what Chromium itself reports per process (its task manager's
-  "memory footprint", CDP's and memory-pressure handling's measure), and roughly what
-  a phone's low-memory killer weighs. The targets are judged on this.
+  other process maps. Beside the footprint it also counts file pages only this process
+  has touched, e.g. the parts of Chromium's own code that only this page runs, which the
+  kernel can drop and read again rather than lose.
 * rss: resident set size, summed the same way. It also counts pages shared with other
   processes (Chromium's code, fonts, and the raster tiles a software compositor shares
   with the browser process, which grow with how much a page draws), so a page with
@@ -36,7 +40,7 @@ from its snapshot; the stock page boots again).
 
 Prints JSON: per page and visit, the median and min/max of each figure over the runs;
 the targets (workbench settled ≤ stock's, boot peak ≤ 1.2× stock's, paired run by run,
-in private memory, and the same ratios in rss beside them) with how many runs met them;
+in footprint, and the same ratios in private and rss beside them) with how many runs met them;
 every run.
 
 Run: python bench/memory.py [--runs N] [--idle SECONDS] [--first-only]
@@ -139,6 +143,13 @@ def rss_bytes(pid: int) -> int:
     return int(statm.split()[1]) * PAGE_SIZE if statm else 0
 
 
+def footprint_bytes(pid: int) -> int:
+    status = _read(f"/proc/{pid}/status") or ""
+    return sum(
+        int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith(("RssAnon:", "VmSwap:"))
+    )
+
+
 def private_bytes(pid: int) -> int:
     rollup = _read(f"/proc/{pid}/smaps_rollup") or ""
     return sum(
@@ -148,12 +159,21 @@ def private_bytes(pid: int) -> int:
     )
 
 
+# Each kind of figure and how one process's is read; the targets are judged on the first.
+KINDS: dict[str, Callable[[int], int]] = {"footprint": footprint_bytes, "private": private_bytes, "rss": rss_bytes}
+JUDGED = "footprint"
+
+
+def measure(pids: list[int]) -> dict[str, int]:
+    return {kind: sum(read(pid) for pid in pids) for kind, read in KINDS.items()}
+
+
 class Sampler:
     """Sums the renderers' memory every SAMPLE_S in a thread; keeps the largest sums per phase."""
 
     def __init__(self, browser: int) -> None:
         self.browser = browser
-        self.peak = {"rss": 0, "private": 0}
+        self.peak = dict.fromkeys(KINDS, 0)
         self.samples = 0
         self._pids: list[int] = []
         self._pids_at = 0.0
@@ -167,10 +187,9 @@ class Sampler:
             now = time.monotonic()
             if now - self._pids_at > 0.25:  # renderers come and go; looking them up costs more than a sample
                 self._pids, self._pids_at = renderers(self.browser), now
-            rss = sum(rss_bytes(pid) for pid in self._pids)
-            private = sum(private_bytes(pid) for pid in self._pids)
+            sums = measure(self._pids)
             with self._lock:
-                self.peak = {"rss": max(self.peak["rss"], rss), "private": max(self.peak["private"], private)}
+                self.peak = {kind: max(self.peak[kind], sums[kind]) for kind in KINDS}
                 self.samples += 1
 
     def take_peak(self) -> dict[str, int]:
@@ -178,12 +197,11 @@ class Sampler:
         now = self.now()
         with self._lock:
             peak = {key: max(value, now[key]) for key, value in self.peak.items()}
-            self.peak = {"rss": 0, "private": 0}
+            self.peak = dict.fromkeys(KINDS, 0)
         return peak
 
     def now(self) -> dict[str, int]:
-        pids = renderers(self.browser)
-        return {"rss": sum(rss_bytes(pid) for pid in pids), "private": sum(private_bytes(pid) for pid in pids)}
+        return measure(renderers(self.browser))
 
     def close(self) -> None:
         self._stop.set()
@@ -209,7 +227,7 @@ def measure_visit(
     settled = sampler.now()
     figures: dict[str, Any] = {"answered_s": round(ready_s, 2)}
     for point, value in (("boot_peak", boot_peak), ("ready", ready), ("idle_peak", idle_peak), ("settled", settled)):
-        for kind in ("private", "rss"):
+        for kind in KINDS:
             figures[f"{point}_{kind}"] = mb(value[kind] - blank[kind])
     figures["python_boot"] = page.get_attribute("html", "data-python-boot")
     return figures
@@ -227,7 +245,7 @@ def one_page(playwright: Any, server: PagesServer, name: str, visits: tuple[str,
             page.goto("about:blank")
             time.sleep(BLANK_SETTLE_S)
             blank = sampler.now()
-            figures["blank_tab"] = {"rss": mb(blank["rss"]), "private": mb(blank["private"])}
+            figures["blank_tab"] = {kind: mb(blank[kind]) for kind in KINDS}
             for visit in visits:
                 go = (lambda: page.goto(url)) if visit == "first" else page.reload
                 figures[visit] = measure_visit(page, sampler, blank, go, ANSWERED[name], idle_s)
@@ -238,7 +256,7 @@ def one_page(playwright: Any, server: PagesServer, name: str, visits: tuple[str,
 
 
 FIGURES = tuple(
-    f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in ("private", "rss")
+    f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in KINDS
 )
 
 
@@ -257,19 +275,20 @@ def targets(runs: list[dict[str, Any]], visits: tuple[str, ...]) -> list[dict[st
                 kind: [
                     run["workbench"][visit][f"{point}_{kind}"] / run["stock"][visit][f"{point}_{kind}"] for run in runs
                 ]
-                for kind in ("private", "rss")
+                for kind in KINDS
             }
-            checks.append(
-                {
-                    "target": target + " (private memory)",
-                    "visit": visit,
-                    "ratio_workbench_over_stock": spread([round(r, 3) for r in ratios["private"]]),
-                    "met": statistics.median(ratios["private"]) <= limit,
-                    "runs_met": f"{sum(r <= limit for r in ratios['private'])}/{len(runs)}",
-                    "rss_ratio": spread([round(r, 3) for r in ratios["rss"]]),
-                    "rss_runs_met": f"{sum(r <= limit for r in ratios['rss'])}/{len(runs)}",
-                }
-            )
+            check = {
+                "target": f"{target} ({JUDGED})",
+                "visit": visit,
+                "ratio_workbench_over_stock": spread([round(r, 3) for r in ratios[JUDGED]]),
+                "met": statistics.median(ratios[JUDGED]) <= limit,
+                "runs_met": f"{sum(r <= limit for r in ratios[JUDGED])}/{len(runs)}",
+            }
+            for kind in KINDS:
+                if kind != JUDGED:
+                    check[f"{kind}_ratio"] = spread([round(r, 3) for r in ratios[kind]])
+                    check[f"{kind}_runs_met"] = f"{sum(r <= limit for r in ratios[kind])}/{len(runs)}"
+            checks.append(check)
     return checks
 
 
@@ -300,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     report = {
         "benchmark": "memory",
         "browser": f"{chromium_version()} headless, fresh profile per page and run",
-        "measure": "renderer processes (page, its worker, service worker): private and rss summed over /proc, MB = 2^20 bytes, minus a blank tab",
+        "measure": "renderer processes (page, its worker, service worker): footprint (RssAnon + VmSwap), private and rss summed over /proc, MB = 2^20 bytes, minus a blank tab",
         "idle_s": args.idle,
         "runs": args.runs,
         "summary": summary,
