@@ -145,9 +145,7 @@ def rss_bytes(pid: int) -> int:
 
 def footprint_bytes(pid: int) -> int:
     status = _read(f"/proc/{pid}/status") or ""
-    return sum(
-        int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith(("RssAnon:", "VmSwap:"))
-    )
+    return sum(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith(("RssAnon:", "VmSwap:")))
 
 
 def private_bytes(pid: int) -> int:
@@ -255,9 +253,7 @@ def one_page(playwright: Any, server: PagesServer, name: str, visits: tuple[str,
     return figures
 
 
-FIGURES = tuple(
-    f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in KINDS
-)
+FIGURES = tuple(f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in KINDS)
 
 
 def spread(values: list[float]) -> dict[str, float]:

@@ -34,6 +34,8 @@ const placedItems = new Map();
  * @param {unknown} markup  markup, or a list of one-element markups (cards, rows)
  */
 export function place(id, markup) {
+  // A result view is compared with the markup it shows, and then no longer shows the build's result.
+  if (prerendered?.ids.has(id)) rememberPrerendered();
   if (Array.isArray(markup)) {
     placeItems(id, markup.map(String));
     return;
@@ -193,60 +195,108 @@ function setFieldError(name, message) {
   setHidden(errorBox, !message);
 }
 
+/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, page: number}} ViewContext */
+
 /**
- * The markup of each result view, by container id.
- * @param {Result} result
- * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context
- * @returns {[string, unknown][]}
+ * Each result view's container id and how to make its markup (made only when asked for).
+ * @param {Result} result @param {ViewContext} context
+ * @returns {[string, () => unknown][]}
  */
 function resultViews(result, context) {
   const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
   return [
-    ["cards", cardItems(records, context.tenantLabels, result.policy.scorer)],
-    ["records-head", renderTableHead(result.policy.scorer)],
-    ["diagram", renderDiagram(result)],
-    ["records-body", tableRowItems(records, context.chosenId, result.policy.scorer)],
-    ["tray-body", renderTray(result, context.tenantLabels)],
-    ["chart", renderChart(records, result.policy.scorer)],
-    ["score-breakdown", renderBreakdown(result, context.chosenId)],
-    ["question-reading", renderReading(result.question)],
+    ["cards", () => cardItems(records, context.tenantLabels, result.policy.scorer)],
+    ["records-head", () => renderTableHead(result.policy.scorer)],
+    ["diagram", () => renderDiagram(result)],
+    ["records-body", () => tableRowItems(records, context.chosenId, result.policy.scorer)],
+    ["tray-body", () => renderTray(result, context.tenantLabels)],
+    ["chart", () => renderChart(records, result.policy.scorer)],
+    ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
+    ["question-reading", () => renderReading(result.question)],
   ];
 }
 
-/** @type {{result: Result, context: {tenantLabels: Record<string, string>, chosenId: string, page: number}} | null} */
+/**
+ * While the views still show the build's result: that result, the ids of those views
+ * and the views whose markup is still to be remembered as placed.
+ * @type {{result: Result, context: ViewContext, ids: Set<string>, views: [string, () => unknown][]} | null}
+ */
 let prerendered = null;
 
 /**
  * The page arrives with the build's result already in its views, made by this same
- * renderer (tools/prerender.mjs). Remember that markup without touching the DOM, so
- * when Python's first answer is the same, nothing is rebuilt or laid out again.
+ * renderer (tools/prerender.mjs). Python's first answer is usually that same result:
+ * then nothing is rendered, rebuilt or laid out again. The markup is remembered later,
+ * one view per idle moment, so that the next change rebuilds only what differs.
  * @param {Result} result  the prerendered result
- * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context  as at build time
+ * @param {ViewContext} context  as at build time
  */
 export function adoptPrerendered(result, context) {
-  // Rendered when the first result is placed, not now: the page's start-up stays short.
-  prerendered = { result, context };
+  const views = resultViews(result, context);
+  prerendered = { result, context, ids: new Set(views.map(([id]) => id)), views };
 }
 
+/** Remember one prerendered view's markup as placed. @param {[string, () => unknown]} view */
+function rememberView([id, markup]) {
+  const made = markup();
+  if (Array.isArray(made)) placedItems.set(id, made.map(String));
+  else placed.set(id, String(made));
+}
+
+/** Remember what is left of the prerendered markup, now: a result view is about to change. */
 function rememberPrerendered() {
   if (!prerendered) return;
-  for (const [id, markup] of resultViews(prerendered.result, prerendered.context)) {
-    if (Array.isArray(markup)) placedItems.set(id, markup.map(String));
-    else placed.set(id, String(markup));
-  }
+  for (const view of prerendered.views) rememberView(view);
   prerendered = null;
+}
+
+/** Remember the prerendered markup in idle moments, one view each, unless placing one comes first. */
+function rememberPrerenderedWhenIdle() {
+  const next = () => {
+    const view = prerendered?.views.shift();
+    if (!view) {
+      prerendered = null;
+      return;
+    }
+    rememberView(view);
+    idle(next);
+  };
+  idle(next);
+}
+
+// Safari has no requestIdleCallback: a timer then stands in for an idle moment.
+const idle = (/** @type {() => void} */ callback) =>
+  "requestIdleCallback" in globalThis ? requestIdleCallback(() => callback(), { timeout: 2000 }) : setTimeout(callback, 50);
+
+/**
+ * Whether two results (JSON data: plain objects, arrays, strings, numbers, booleans,
+ * null) are the same, whatever the order of their keys.
+ * @param {unknown} a @param {unknown} b @returns {boolean}
+ */
+export function sameData(a, b) {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameData(/** @type {any} */ (a)[key], /** @type {any} */ (b)[key]));
+}
+
+/** Whether result, shown as context says, is what the prerendered views already show. @param {Result} result @param {ViewContext} context */
+function showsPrerendered(result, context) {
+  return prerendered !== null && sameData(context, prerendered.context) && sameData(result, prerendered.result);
 }
 
 /**
  * Place a result in every view, keeping keyboard focus on the same record. Cards,
  * rows and chart show one page of records, so a store of thousands stays responsive.
  * @param {Result} result
- * @param {{tenantLabels: Record<string, string>, chosenId: string, page: number}} context
+ * @param {ViewContext} context
  */
 export function showResult(result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
-  rememberPrerendered();
-  for (const [id, markup] of resultViews(result, context)) place(id, markup);
+  if (showsPrerendered(result, context)) rememberPrerenderedWhenIdle();
+  else for (const [id, markup] of resultViews(result, context)) place(id, markup());
   showPager(result.records.length, context.page);
   setText(byId("question-text"), result.question.text);
   setText(byId("question-own"), result.question.own ? " (your own)" : "");

@@ -160,6 +160,47 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
     expect(page.locator(".coverage")).to_contain_text("0 of 1")
 
 
+# Added before the page's own scripts: once the body is parsed, keeps the prerendered
+# result views' elements and counts every change to those views' children from then on.
+WATCH_VIEWS = """
+const VIEWS = ["cards", "diagram", "records-body", "tray-body", "chart", "score-breakdown", "question-reading"];
+window.__viewChanges = 0;
+document.addEventListener("DOMContentLoaded", () => {
+  window.__prerendered = VIEWS.flatMap((id) => [...document.getElementById(id).children]);
+  const observer = new MutationObserver((changes) => (window.__viewChanges += changes.length));
+  for (const id of VIEWS) observer.observe(document.getElementById(id), { childList: true, subtree: true, characterData: true, attributes: true });
+});
+"""
+
+
+def test_the_first_answer_leaves_the_prerendered_views_as_they_are(context: BrowserContext, site_url: str) -> None:
+    """Python's first answer is the prerendered result: no view is rebuilt or touched. The
+    next change then rebuilds only the cards that differ, and shows CPython's result."""
+    context.add_init_script(WATCH_VIEWS)
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    page.wait_for_function("() => performance.getEntriesByName('rw:update').length > 0")
+    assert page.evaluate("() => window.__prerendered.length") > 10
+    assert page.evaluate("() => window.__prerendered.every((element) => element.isConnected)")
+    assert page.evaluate("() => window.__viewChanges") == 0
+
+    cards_before = page.evaluate("() => [...document.getElementById('cards').children].map((card) => card.outerHTML)")
+    budget = page.get_by_label("Context word budget", exact=True)
+    lower = int(budget.input_value()) - 20
+    budget.fill(str(lower))
+    expect(page.locator("#experiment")).to_have_attribute(
+        "data-shown-policy", re.compile(rf"(^|&)budget_words={lower}(&|$)"), timeout=10_000
+    )
+    kept = page.evaluate(
+        "() => [...document.getElementById('cards').children].map((card) => window.__prerendered.includes(card))"
+    )
+    cards_after = page.evaluate("() => [...document.getElementById('cards').children].map((card) => card.outerHTML)")
+    assert kept == [a == b for a, b in zip(cards_before, cards_after, strict=True)]
+    assert any(kept) and not all(kept)
+    assert_page_matches_cpython(page, {"budget_words": lower})
+
+
 # Where each first-frames step ends (site/js/first-frames.js): the step lasts until a
 # frame has drawn its content whole, that is, until this element is parsed.
 STEP_ENDS = {"header": "main", "form": ".pipeline", "controls": "#cards-title", "pipeline": "#experiment + *"}
