@@ -11,6 +11,15 @@
 // browser can restore the scroll position or scroll to the fragment.
 (() => {
   const root = document.documentElement;
+  // A visit that will be saved for offline use says so above the experiment once it is:
+  // that line keeps its room from the first frame (site.css), so nothing moves when it
+  // comes. A worker already in control means the page was saved before; where service
+  // workers are missing or refused (a sandboxed frame throws), nothing is said.
+  try {
+    if (navigator.serviceWorker && !navigator.serviceWorker.controller) root.dataset.offlineSaving = "";
+  } catch {
+    // no offline use here
+  }
   const navigation = performance.getEntriesByType("navigation")[0];
   if (location.hash || (navigation && navigation.type !== "navigate")) return;
   root.dataset.firstFrames = "header"; // site.css hides <main> and the footer

@@ -12,10 +12,11 @@ const NEW_VERSION_DOWNLOADED = "A new version of the workbench was downloaded; i
  * listening for the change, the page asks the worker in control which build it serves:
  * another build than this page's means the next load brings the new version.
  * @param {string} buildId  this page's build
+ * @param {string} savedMessage  what is said once a first visit is saved for offline use
  * @param {(message: string) => void} notify
  * @returns {() => Promise<void>}
  */
-export function watchOffline(buildId, notify) {
+export function watchOffline(buildId, savedMessage, notify) {
   let container;
   try {
     container = navigator.serviceWorker; // throws in a sandboxed iframe without same-origin
@@ -37,11 +38,14 @@ export function watchOffline(buildId, notify) {
     try {
       await sw.register("sw.js");
     } catch {
-      return; // e.g. blocked by the browser's settings: stay an online page
+      // e.g. blocked by the browser's settings: stay an online page, with no room kept
+      // for a message that will not come (first-frames.js)
+      delete document.documentElement.dataset.offlineSaving;
+      return;
     }
     if (!hadController) {
       await sw.ready; // active means every file is precached
-      notify("Saved for offline use: this page now works offline too, Python included.");
+      notify(savedMessage);
     }
   };
 }

@@ -13,7 +13,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
   };
   byId("engine-retry").addEventListener("click", () => engine.retry());
   announceNewVersion(boot.buildId, showOfflineStatus);
-  const registerOffline = watchOffline(boot.buildId, showOfflineStatus);
+  const registerOffline = watchOffline(boot.buildId, byId("offline-status").dataset.saved ?? "", showOfflineStatus);
   return {
     "show-status": ({ status }) => showStatus(status),
     // A refused open leaves the store before in force, and a failed Python already says
