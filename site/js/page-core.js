@@ -54,6 +54,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
+ * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
  * @property {Notebook} notebook
  * @property {"ok" | "blocked" | "full"} storage  once saving failed, the notes live in this tab only
  * @property {string | null} recovered    saved notes that could not be read, kept for export
@@ -67,6 +68,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "question-committed"}
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
  *   | {type: "request-failed", seq: number}
+ *   | {type: "store-not-opened"}
  *   | {type: "pending-due", seq: number}
  *   | {type: "guide-step", policy: Partial<Policy>, at: number, guide?: string, index?: number}
  *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number}
@@ -175,6 +177,7 @@ export function initialState({ boot, remembered, search, notes }) {
     resumeStage: null,
     engine: "prerendered",
     offlineStarted: false,
+    storeUnopened: false,
     notebook: notes.notebook,
     storage: notes.storage,
     recovered: notes.recovered,
@@ -225,6 +228,9 @@ export function update(state, event) {
     case "request-failed":
       // The status line already says why Python is not available.
       return catchUpAddress({ state, effects: [] }, event.seq);
+    case "store-not-opened":
+      // Python failed before the store reached it: the next Python opens it before any run.
+      return { state: { ...state, storeUnopened: true }, effects: [] };
     case "pending-due":
       if (state.pendingDue !== event.seq) return { state, effects: [] };
       return step((effects) => pend({ ...state, pendingDue: null }, true, effects));
@@ -309,6 +315,10 @@ function engineStatus(state, status) {
     let next = { ...state, engine: status.state };
     if (status.state === "ready") {
       effects.push({ type: "mark", name: "rw:engine-ready" }); // User Timing, read by bench/ scripts
+      if (next.storeUnopened) {
+        effects.push({ type: "open-store" });
+        next = { ...next, storeUnopened: false };
+      }
       next = request(next, effects);
     }
     // Precache for offline use only once the runtime is in the HTTP cache, so the

@@ -465,6 +465,42 @@ def test_engine_failure_shows_message_and_retry_recovers(context: BrowserContext
     assert tray_on_page(page) == ["M5"]
 
 
+def test_a_python_that_failed_before_the_page_set_up_gets_its_store_after_retry(
+    context: BrowserContext, site_url: str, console: Any
+) -> None:
+    """Python's worker starts before the page's own scripts: when it fails first, the
+    store the page sends meanwhile is refused, and the Python a Retry starts opens it
+    before its first run (without, it answered "no store is open")."""
+    console.allowed.append("Failed to load resource")
+    console.allowed.append("net::ERR_FAILED")
+    blocked = {"on": True, "aborted": False}
+
+    def maybe_block(route: Any) -> None:
+        if blocked["on"]:
+            blocked["aborted"] = True
+            route.abort()
+        else:
+            route.continue_()
+
+    held: list[Any] = []
+    context.route("**/*.wasm", maybe_block)
+    context.route("**/js/main.js", lambda route: held.append(route))  # the page sets itself up once let through
+    page = context.new_page()
+    page.goto(site_url, wait_until="commit")
+    page.wait_for_function("() => performance.getEntriesByName('rw:python-worker').length > 0")
+    while not blocked["aborted"]:
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # the worker's failure reaches the page
+    held[0].continue_()
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    page.get_by_label("Context word budget", exact=True).fill("12")
+    blocked["on"] = False
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    expect(page.locator("#notices")).to_be_hidden()
+    assert_page_matches_cpython(page, {"budget_words": 12})
+
+
 def test_copy_link_copies_the_configuration(context: BrowserContext, site_url: str) -> None:
     """Copy link puts a URL with all nine policy fields on the clipboard."""
     context.grant_permissions(["clipboard-read", "clipboard-write"])

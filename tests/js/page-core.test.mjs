@@ -109,6 +109,17 @@ test("a failed start still starts the offline set-up, and asks nothing of the en
   assert.deepEqual(types(effects), ["show-status", "register-offline"]);
 });
 
+test("a store sent while Python had already failed is opened again before the first run once a Retry has Python ready", () => {
+  const { state } = begin();
+  const failed = run(state, [FAILED, { type: "start", notices: [] }, { type: "store-not-opened" }]);
+  assert.equal(failed.state.storeUnopened, true);
+  const ready = run(failed.state, [LOADING, READY]);
+  assert.deepEqual(types(ready.effects), ["show-status", "show-status", "mark", "open-store", "request"]);
+  assert.equal(ready.state.storeUnopened, false);
+  const later = update(ready.state, READY);
+  assert.deepEqual(types(later.effects), ["show-status", "mark", "request"], "opened once, not at every later start");
+});
+
 test("a control change sends exactly one request, for the new policy", () => {
   const state = readyPage();
   const { state: next, effects } = update(state, { type: "controls-changed", policy: budget(9), at: 100 });

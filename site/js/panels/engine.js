@@ -16,9 +16,11 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
   const registerOffline = watchOffline(boot.buildId, byId("offline-status").dataset.saved ?? "", showOfflineStatus);
   return {
     "show-status": ({ status }) => showStatus(status),
-    // A refused open leaves the store before in force, and a failed Python already says
-    // so in the status line; a learner's file is opened (and checked) by store-opening.js.
-    "open-store": () => engine.openStore(JSON.stringify(state().store), state().store).catch(() => {}),
+    // A refused open leaves the store before in force. A failed Python already says so in
+    // the status line, and the store goes again once a Retry has Python ready. A learner's
+    // file is opened (and checked) by store-opening.js.
+    "open-store": () =>
+      engine.openStore(JSON.stringify(state().store), state().store).catch(() => dispatch({ type: "store-not-opened" })),
     request: ({ seq, policy }) => {
       const askedAt = performance.now();
       engine.run(policy).then(
