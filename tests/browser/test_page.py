@@ -251,8 +251,9 @@ def test_a_fresh_visit_is_drawn_in_steps_and_nothing_moves_while_python_starts(
     """The header alone, then the experiment's text and controls, then its playback, then
     its pipeline diagram, then the whole page, each drawn whole in one frame and adding
     content below or beside what is drawn; the status line keeps its room as its text
-    changes, and so does the line saying the page is saved for offline use. A reload and a link to a #fragment are drawn whole at once (the browser
-    restores the scroll position or scrolls to the fragment)."""
+    changes, and so does the line saying the page is saved for offline use. A reload and
+    a link to a #fragment are drawn whole at once (the browser restores the scroll
+    position or scrolls to the fragment)."""
     context = new_context(viewport={"width": width, "height": 720})
     context.add_init_script(FRAME_LOG)
     page = context.new_page()
@@ -488,8 +489,11 @@ def test_a_python_that_failed_before_the_page_set_up_gets_its_store_after_retry(
     page = context.new_page()
     page.goto(site_url, wait_until="commit")
     page.wait_for_function("() => performance.getEntriesByName('rw:python-worker').length > 0")
-    while not blocked["aborted"]:
+    for _ in range(200):  # route handlers run while Playwright waits
+        if blocked["aborted"]:
+            break
         page.wait_for_timeout(50)
+    assert blocked["aborted"], "the worker never asked for the WebAssembly module"
     page.wait_for_timeout(300)  # the worker's failure reaches the page
     held[0].continue_()
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
