@@ -8,7 +8,9 @@
 // Not a module: it runs inline in <head>, before the body is parsed and before any frame
 // (build.py inlines it and lists its hash in the page's CSP). Without it, nothing is
 // staged. A reload, a back/forward visit or a link to a #fragment is drawn whole, so the
-// browser can restore the scroll position or scroll to the fragment.
+// browser can restore the scroll position or scroll to the fragment. Being the one
+// script that runs before the first frame, it also marks a visit that will be saved for
+// offline use, whose message line then keeps its room from that frame on.
 (() => {
   const root = document.documentElement;
   // A visit that will be saved for offline use says so above the experiment once it is:
