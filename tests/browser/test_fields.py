@@ -64,6 +64,7 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     page.goto(f"{site_url}?{urlencode({k: link_text(v) for k, v in wanted.items()})}")
     wait_ready(page)
     expect(page.locator("#notices")).to_be_hidden()
+    page.locator("#share summary").click()
     for field in engine.FIELDS:
         expect(page.get_by_label(field.label, exact=True)).to_be_visible()
         shown = control_value(page, field)

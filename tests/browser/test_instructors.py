@@ -140,6 +140,32 @@ def test_malformed_store_files_are_refused_with_every_problem(page: Page, site_u
     assert_matches_engine(page, load_json(FIXTURES / "store.json"), {})
 
 
+def test_the_closed_share_panel_puts_no_form_controls_in_the_page(page: Page, site_url: str) -> None:
+    """Its controls are built as it opens, already there in the task that opens it."""
+    page.goto(site_url)
+    wait_ready(page)
+    controls = "#share :is(input, select, textarea, button)"
+    assert page.locator(controls).count() == 0
+    assert page.locator("form#policy-form :is(input, select, textarea)").count() > 0
+    # The summary's click builds the panel before the browser opens it (the toggle event
+    # that follows comes in a later task, after a frame may have been drawn).
+    built = page.evaluate(
+        """() => {
+            document.querySelector("#share summary").click();
+            return [document.getElementById("share").open, document.querySelectorAll("#share input[name=share-hide]").length];
+        }"""
+    )
+    assert built == [True, len(engine.FIELDS)]
+    expect(page.locator("#share-link")).to_have_value(re.compile(r"\?.*budget_words="))
+    assert page.locator("#share-body").count() == 0
+
+    page.reload()
+    wait_ready(page)
+    page.evaluate("document.getElementById('share').open = true")  # opened by a script
+    expect(page.locator("#share-link")).to_have_value(re.compile(r"\?.*budget_words="))
+    expect(page.locator("#share input[name=share-hide]")).to_have_count(len(engine.FIELDS))
+
+
 def test_share_panel_follows_the_controls_while_open_and_when_reopened(page: Page, site_url: str) -> None:
     """The link and snippet always carry the configuration on screen, however it changed."""
     page.goto(site_url)

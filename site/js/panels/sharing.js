@@ -7,26 +7,45 @@ import { iframeSnippet, shareParams } from "../share.js";
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, state, link }) {
   const panel = /** @type {HTMLDetailsElement} */ (byId("share"));
-  const shareLink = /** @type {HTMLInputElement} */ (byId("share-link"));
-  const snippet = /** @type {HTMLTextAreaElement} */ (byId("embed-snippet"));
 
   /** The options an instructor chose in the share panel. @returns {import("../share.js").ShareOptions} */
   const panelOptions = () => {
     const stage = /** @type {HTMLSelectElement} */ (byId("share-stage")).value;
     return {
       stage: stage ? Number(stage) : null,
-      hide: [...document.querySelectorAll('input[name="share-hide"]:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value),
+      hide: [...panel.querySelectorAll('input[name="share-hide"]:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value),
       hideExplanations: /** @type {HTMLInputElement} */ (byId("share-explain")).checked,
       embed: false,
     };
+  };
+  // The panel's controls come from its template the first time it opens (index.html.j2
+  // says why they are not in the page from the start).
+  let built = false;
+  const build = () => {
+    const body = /** @type {HTMLTemplateElement} */ (byId("share-body"));
+    panel.append(body.content);
+    body.remove();
+    built = true;
+    const snippet = /** @type {HTMLTextAreaElement} */ (byId("embed-snippet"));
+    byId("copy-share-link").addEventListener("click", () =>
+      copyText(/** @type {HTMLInputElement} */ (byId("share-link")).value, byId("share-status"), "Share link copied."),
+    );
+    byId("copy-embed").addEventListener("click", () => {
+      snippet.select();
+      copyText(snippet.value, byId("share-status"), "Embed code copied.");
+    });
   };
   const refresh = () => {
     // Written only while the panel is open (and when it opens): setting a text field's
     // value makes Chromium lay the page out, on every control change otherwise.
     if (!panel.open) return;
+    if (!built) build();
     const options = panelOptions();
-    shareLink.value = link(shareParams(options));
-    snippet.value = iframeSnippet(link(shareParams({ ...options, embed: true })), `Retrieval Workbench: ${state().store.title}`);
+    /** @type {HTMLInputElement} */ (byId("share-link")).value = link(shareParams(options));
+    /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value = iframeSnippet(
+      link(shareParams({ ...options, embed: true })),
+      `Retrieval Workbench: ${state().store.title}`,
+    );
   };
 
   const { sharing } = state();
@@ -36,13 +55,11 @@ export function setUp({ byId, state, link }) {
   }
   byId("explanations").hidden = sharing.hideExplanations;
   panel.addEventListener("change", refresh);
+  // Built on the summary's click, before the panel opens, so no frame shows it empty; a
+  // panel opened otherwise (by a script) is built when it says it has opened.
+  panel.querySelector("summary")?.addEventListener("click", () => built || build());
   panel.addEventListener("toggle", refresh);
   byId("copy-link").addEventListener("click", () => copyLink(link(), byId("copy-link-status")));
-  byId("copy-share-link").addEventListener("click", () => copyText(shareLink.value, byId("share-status"), "Share link copied."));
-  byId("copy-embed").addEventListener("click", () => {
-    snippet.select();
-    copyText(snippet.value, byId("share-status"), "Embed code copied.");
-  });
   refresh();
   if (sharing.embed) embed();
 
