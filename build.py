@@ -174,6 +174,9 @@ def build(
             for path in (out / "js").rglob("*.js")
             if path.name not in LOADED_WITH_DOM and "vendor" not in path.relative_to(out / "js").parts
         ),
+        # All of them, which page-code-cache.js loads once more after the worker's warm-up,
+        # so that a repeat visit's page finds their compiled code cached too.
+        "pageModules": sorted(rel(path, out) for path in (out / "js").rglob("*.js")),
         # Where the worker keeps a memory snapshot of this exact Python + engine in
         # the browser's Cache Storage (never a file on the server): named by what it
         # contains, so a new runtime, stdlib or engine never restores an old one.

@@ -13,6 +13,7 @@
 // request does not name them as held, and they are most of an answer's size.
 
 import { initialLife, life } from "./engine-life.js";
+import { warmPageModules } from "./page-code-cache.js";
 import { MSG } from "./protocol.js";
 
 // answer.js (and the tables it reads) is needed only once Python answers, seconds later;
@@ -235,6 +236,9 @@ export class EngineClient {
         break;
       case MSG.FAILED:
         this.dispatch({ type: "failed", reason: message.error.message });
+        break;
+      case MSG.WARMED:
+        warmPageModules(this.runtime.pageModules ?? []);
         break;
     }
   }

@@ -417,11 +417,14 @@ async function answer(message) {
  * Load Python's JavaScript and the page's modules a second time, in a worker of its own
  * that only imports them. Chromium keeps a script's compiled code (V8's code cache) only
  * from the second time the script is loaded, and uses it from the third: without this,
- * the first visit that restores the snapshot compiled them all again (pyodide.asm.mjs,
- * 1.2 MB, and the page's forty modules, before DOMContentLoaded) and was the slowest
- * repeat visit. Made once the snapshot is stored, while the page is idle; the worker
- * goes as soon as its imports are done. A module that fails to load here (one that has
- * come to use the DOM as it loads) is only compiled on the next visit, as before.
+ * the first visit that restores the snapshot compiled Python's JavaScript again
+ * (pyodide.asm.mjs, 1.2 MB) and was the slowest repeat visit. For the page's modules
+ * this is their first load out of the service worker's cache: what a worker compiles
+ * does not serve a document, so once this is done the page is told, and loads them
+ * once more itself (page-code-cache.js). Made once the snapshot is stored, while the
+ * page is idle; the worker goes as soon as its imports are done. A module that fails to
+ * load here (one that has come to use the DOM as it loads) is only compiled on the next
+ * visit, as before.
  * @param {import("./protocol.js").Runtime} runtime
  */
 function warmCodeCache(runtime) {
@@ -431,7 +434,13 @@ function warmCodeCache(runtime) {
   } catch {
     return; // nested workers unsupported: the next visit compiles, as it would have
   }
-  const done = () => warmer.terminate();
+  let finished = false;
+  const done = () => {
+    if (finished) return;
+    finished = true;
+    warmer.terminate();
+    postMessage({ type: MSG.WARMED });
+  };
   warmer.addEventListener("error", (event) => {
     event.preventDefault();
     done();

@@ -31,6 +31,10 @@
 //                                                SlimAnswer or ErrorResult (NoStore when no store
 //                                                was ever accepted)
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
+//   {type: "rw:warmed"}                          the worker has loaded Python's and the page's
+//                                                modules a second time (warmCodeCache): the
+//                                                page does the same with its own
+//                                                (page-code-cache.js)
 //   {type: "rw:run-error", id: number, error: {name: string, message: string}}
 //                                                an open or a run threw: the engine answers bad
 //                                                input with an error object, so this is a
@@ -52,6 +56,7 @@
  * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
  * @property {string[]} warmModules  the page's modules that load without a DOM: engine-start.js preloads
  *   them, engine-worker.js's warmCodeCache imports them once more
+ * @property {string[]} pageModules  all the page's modules: page-code-cache.js loads them once more
  */
 
 export const MSG = Object.freeze({
@@ -65,6 +70,7 @@ export const MSG = Object.freeze({
   FAILED: "rw:failed",
   RUN_ERROR: "rw:run-error",
   WARM: "rw:warm",
+  WARMED: "rw:warmed",
 });
 
 /** Errors cross the boundary as {name, message}: structured clone drops the rest. */
