@@ -1,14 +1,14 @@
 // The page's own modules, loaded once more in a hidden frame of the page, so that the
 // first repeat visit finds their compiled code (V8's code cache) as later visits do.
 //
-// Chromium keeps a module's compiled code for a document only from the second time the
-// module comes out of the service worker's cache into a document. On a first visit the
-// page loaded its modules from the network, before the service worker was there; Python's
-// worker then loads them from that cache (engine-worker.js, warmCodeCache), but what a
-// worker compiles does not serve a document. Without this, the first repeat visit
-// compiled every module of the page again and was the slowest repeat visit. Started once
-// Python's worker has done its part (that is its message) and the page is idle.
-// modulepreload compiles a module without running it: nothing of the page runs twice.
+// Chromium keeps a script's compiled code from its second load out of the service
+// worker's cache, and what a worker compiles does not serve a document. On a first
+// visit the page loads its modules from the network, before the service worker is
+// there; Python's worker then loads them out of its cache (engine-worker.js,
+// warmCodeCache), the first load, and this frame the second, as a document. Without it,
+// the first repeat visit compiled every module of the page from its source and was the
+// slowest repeat visit. Started when the worker says it has done its part and the page
+// is idle. modulepreload compiles a module without running it: nothing runs twice.
 
 import { html } from "./html.js";
 
