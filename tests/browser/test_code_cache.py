@@ -79,34 +79,35 @@ def test_the_first_repeat_visit_finds_the_pages_modules_compiled(
     next visit's page compiles them from the code cache, not from their source. In a
     browser profile on disk, as a learner's is (a private window keeps less)."""
     context = launch_persistent(playwright_instance, tmp_path / "profile", viewport={"width": 1280, "height": 900})
-    context.add_init_script(FRAMES_WATCH)
-    page = context.pages[0]
-    console.attach(page)
-    page.goto(site_url)
-    wait_ready(page)
-    wait_snapshot_saved(page, snapshot_url(page))
-    deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
-    while page.evaluate("() => window.__frames.added === 0 || window.__frames.removed < window.__frames.added"):
-        assert time.monotonic() < deadline, "the page never loaded its modules once more in a frame of its own"
-        page.wait_for_timeout(100)
-    assert page.locator("iframe").count() == 0
+    try:
+        context.add_init_script(FRAMES_WATCH)
+        page = context.pages[0]
+        console.attach(page)
+        page.goto(site_url)
+        wait_ready(page)
+        wait_snapshot_saved(page, snapshot_url(page))
+        deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
+        while page.evaluate("() => window.__frames.added === 0 || window.__frames.removed < window.__frames.added"):
+            assert time.monotonic() < deadline, "the page never loaded its modules once more in a frame of its own"
+            page.wait_for_timeout(100)
+        assert page.locator("iframe").count() == 0
 
-    warmed = {
-        "/" + path
-        for path in page.evaluate("() => JSON.parse(document.getElementById('runtime').textContent).warmModules")
-        if len((built_site / path).read_text(encoding="utf-8")) >= CACHED_FROM_CHARS
-    }
-    compiled = main_thread_compiles(
-        traced(page, ["devtools.timeline", "v8"], lambda: (page.reload(), wait_ready(page)))
-    )
-    context.close()
+        warmed = {
+            "/" + path
+            for path in page.evaluate("() => JSON.parse(document.getElementById('runtime').textContent).warmModules")
+            if len((built_site / path).read_text(encoding="utf-8")) >= CACHED_FROM_CHARS
+        }
+        compiled = main_thread_compiles(
+            traced(page, ["devtools.timeline", "v8"], lambda: (page.reload(), wait_ready(page)))
+        )
+    finally:
+        context.close()
     assert not console.unexpected(), "\n".join(console.unexpected())
 
     # The page's thread compiled most of its modules on this visit (the rest it only
-    # preloads later), and every one the worker had loaded before came from the cache.
-    # Chromium may still compile one from its source as it streams in (seen for
-    # tables.js, the largest, when an import asks for it before its preload does): all
-    # but a few come from the cache. Without the page's second load, none did.
+    # preloads later), nearly all from the cache. Chromium may still compile one from
+    # its source as it streams in (seen for tables.js, the largest, when an import asks
+    # for it before its preload does). Without the page's second load, none came from it.
     mine = {path: size for path, size in compiled.items() if path in warmed}
     assert len(mine) >= 20, sorted(compiled)
     from_source = sorted(path for path, size in mine.items() if size == 0)
