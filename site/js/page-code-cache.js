@@ -11,10 +11,13 @@
 // is idle. modulepreload compiles a module without running it: nothing runs twice.
 
 import { html } from "./html.js";
+import { whenIdle } from "./idle.js";
 
-// The frame is kept this long after its load, and goes after GIVE_UP_MS in any case.
+// The frame is kept this long after its load, and goes after GIVE_UP_MS in any case; an
+// idle moment is waited for up to IDLE_WAIT_MS.
 const KEEP_MS = 1000;
 const GIVE_UP_MS = 15_000;
+const IDLE_WAIT_MS = 5000;
 
 /**
  * Load these modules once more, in a frame of the page's own that is removed afterwards.
@@ -22,13 +25,7 @@ const GIVE_UP_MS = 15_000;
  */
 export function warmPageModules(urls) {
   if (urls.length === 0) return;
-  whenIdle(() => preloadInFrame(urls));
-}
-
-/** @param {() => void} run */
-function whenIdle(run) {
-  if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 5000 });
-  else setTimeout(run, 0);
+  whenIdle(() => preloadInFrame(urls), IDLE_WAIT_MS);
 }
 
 /** @param {string[]} urls */
@@ -46,6 +43,6 @@ function preloadInFrame(urls) {
   // The frame's load waits for its modulepreloads, each fetched and compiled, but their
   // compiled code is written to the cache in tasks after that, which a frame removed at
   // once cancels: it goes a while later, when the page is idle.
-  frame.addEventListener("load", () => setTimeout(() => whenIdle(gone), KEEP_MS));
+  frame.addEventListener("load", () => setTimeout(() => whenIdle(gone, IDLE_WAIT_MS), KEEP_MS));
   document.body.append(frame);
 }

@@ -1,6 +1,7 @@
 // The page's DOM: reading and writing the controls, and placing rendered results.
 // Markup comes from render.js; this module only decides where it goes.
 
+import { whenIdle } from "./idle.js";
 import {
   PAGE_SIZE,
   cardItems,
@@ -264,9 +265,7 @@ function rememberPrerenderedWhenIdle() {
   idle(next);
 }
 
-// Safari has no requestIdleCallback: a timer then stands in for an idle moment.
-const idle = (/** @type {() => void} */ callback) =>
-  "requestIdleCallback" in globalThis ? requestIdleCallback(() => callback(), { timeout: 2000 }) : setTimeout(callback, 50);
+const idle = (/** @type {() => void} */ callback) => whenIdle(callback, 2000);
 
 /**
  * Whether two results (JSON data: plain objects, arrays, strings, numbers, booleans,
