@@ -157,6 +157,7 @@ def build(
     copy_assets(out)
     if cmi5:
         copy_cmi5_library(out / "js" / "vendor", out / "licenses")
+    page_modules = sorted(rel(path, out) for path in (out / "js").rglob("*.js"))
     runtime: dict[str, Any] = {
         "pyodideModule": f"{rel(runtime_dir, out)}/pyodide.mjs",
         "indexURL": f"{rel(runtime_dir, out)}/",
@@ -167,16 +168,14 @@ def build(
         "engineBytecodeURL": rel(engine_bytecode, out),
         "abiVersion": pyodide["abi_version"],
         # The page's modules that load without a DOM: engine-start.js preloads them all at
-        # once, and the worker imports them once more when the first visit is idle, so
-        # that a repeat visit finds their compiled code cached (engine-worker.js, warmCodeCache).
-        "warmModules": sorted(
-            rel(path, out)
-            for path in (out / "js").rglob("*.js")
-            if path.name not in LOADED_WITH_DOM and "vendor" not in path.relative_to(out / "js").parts
-        ),
-        # All of them, which page-code-cache.js loads once more after the worker's warm-up,
-        # so that a repeat visit's page finds their compiled code cached too.
-        "pageModules": sorted(rel(path, out) for path in (out / "js").rglob("*.js")),
+        # once, and the worker imports them once more when the first visit is idle
+        # (engine-worker.js, warmCodeCache): their first load out of the service worker's cache.
+        "warmModules": [
+            path for path in page_modules if Path(path).name not in LOADED_WITH_DOM and "vendor" not in Path(path).parts
+        ],
+        # All of them, which the page then loads once more itself (page-code-cache.js), so
+        # that a repeat visit finds their compiled code cached.
+        "pageModules": page_modules,
         # Where the worker keeps a memory snapshot of this exact Python + engine in
         # the browser's Cache Storage (never a file on the server): named by what it
         # contains, so a new runtime, stdlib or engine never restores an old one.
