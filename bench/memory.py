@@ -5,6 +5,13 @@ Pyodide with its defaults around the same wheel), built into one temporary folde
 served by harness/servers.py's PagesServer as GitHub Pages serves them. Each visit gets a
 fresh Chromium with an empty profile; the pages take turns going first, run by run.
 
+Chromium is driven through harness/cdp_pipe.py rather than Playwright, attached to the
+tab alone. Playwright attaches DevTools to every worker: Chromium then keeps the
+workbench's service worker running however long it is idle, where a learner's browser
+stops it 30 s after its last event, and DevTools' network recording holds a copy of what
+each worker downloads (measured here: 15 MB more for the stock page, 6 MB more for the
+workbench, once settled).
+
 What is measured is the memory of the page's renderer processes, as the operating
 system counts it: every process Chromium started with --type=renderer (the page, its
 Python worker, which lives in the page's process, and the workbench's service worker,
@@ -30,9 +37,14 @@ after 2 s), so the browser's own renderer start-up is left out. Per visit:
   is ready and its first answer is shown (the workbench: rw:update measured; stock:
   its table drawn);
 * ready: just then;
-* settled: IDLE_S later, the page left alone;
-* idle_peak: the largest sums in between: when what is kept for later (the memory
-  snapshot) is built, it shows here.
+* reading: READING_S later, the page left alone, while a learner reads the first
+  answer: what is kept for later (the workbench's memory snapshot) has been built by
+  then, and what building it left behind is counted here until it is freed. Chromium's
+  next full garbage collection, which frees what nothing uses any more, may come half a
+  minute after the page loaded;
+* settled: IDLE_S after ready;
+* idle_peak: the largest sums between ready and settled: the building of what is kept
+  for later shows here.
 
 A first visit, then (unless --first-only) a repeat visit: a reload in the same browser,
 measured the same way against the same blank-tab figure (the workbench restores Python
@@ -60,16 +72,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_visit import PAGES, build_pages, chromium_version
-from bench.page_load import VIEWPORT, wait_in_page
-from harness.browser import launch_persistent
+from bench.page_load import READY_TIMEOUT_MS, VIEWPORT, WAIT_IN_PAGE
+from harness.cdp_pipe import CdpError, PipeBrowser
 from harness.servers import PagesServer
 
 SAMPLE_S = 0.02
+READING_S = 10.0
 IDLE_S = 30.0
 BLANK_SETTLE_S = 2.0
 MB = 1 << 20
@@ -210,50 +221,75 @@ def mb(value: float) -> float:
     return round(value / MB, 1)
 
 
+def open_document(browser: PipeBrowser, go: Callable[[], object]) -> None:
+    """Navigate, then wait until the tab shows the new document (not the one it replaces)."""
+    before = browser.evaluate("performance.timeOrigin")
+    go()
+    deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        try:
+            if browser.evaluate("performance.timeOrigin") != before:
+                return
+        except CdpError:  # the old document went while being asked
+            pass
+        time.sleep(0.01)
+    raise CdpError("the new document never came")
+
+
 def measure_visit(
-    page: Page, sampler: Sampler, blank: dict[str, int], go: Callable[[], object], answered: str, idle_s: float
+    browser: PipeBrowser,
+    sampler: Sampler,
+    blank: dict[str, int],
+    go: Callable[[], object],
+    answered: str,
+    idle_s: float,
 ) -> dict[str, Any]:
     sampler.take_peak()
     started = time.monotonic()
-    go()
-    wait_in_page(page, answered)
+    open_document(browser, go)
+    browser.evaluate(WAIT_IN_PAGE.replace("CONDITION", answered).replace("TIMEOUT", str(READY_TIMEOUT_MS)))
     boot_peak = sampler.take_peak()
     ready = sampler.now()
-    ready_s = time.monotonic() - started
-    time.sleep(idle_s)
+    answered_at = time.monotonic()
+    ready_s = answered_at - started
+    time.sleep(max(0.0, answered_at + READING_S - time.monotonic()))
+    reading = sampler.now()
+    time.sleep(max(0.0, answered_at + idle_s - time.monotonic()))
     idle_peak = sampler.take_peak()
     settled = sampler.now()
     figures: dict[str, Any] = {"answered_s": round(ready_s, 2)}
-    for point, value in (("boot_peak", boot_peak), ("ready", ready), ("idle_peak", idle_peak), ("settled", settled)):
+    points = {"boot_peak": boot_peak, "ready": ready, "reading": reading, "idle_peak": idle_peak, "settled": settled}
+    for point, value in points.items():
         for kind in KINDS:
             figures[f"{point}_{kind}"] = mb(value[kind] - blank[kind])
-    figures["python_boot"] = page.get_attribute("html", "data-python-boot")
+    figures["python_boot"] = browser.evaluate("document.documentElement.dataset.pythonBoot ?? null")
     return figures
 
 
-def one_page(playwright: Any, server: PagesServer, name: str, visits: tuple[str, ...], idle_s: float) -> dict[str, Any]:
+def one_page(server: PagesServer, name: str, visits: tuple[str, ...], idle_s: float) -> dict[str, Any]:
     """A fresh browser: a blank tab, then the page's visits."""
     url = f"{server.url}{name}/"
     figures: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
-        context: BrowserContext = launch_persistent(playwright, profile, viewport=VIEWPORT)
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-profile-", ignore_cleanup_errors=True) as profile,
+        PipeBrowser(profile, VIEWPORT["width"], VIEWPORT["height"]) as browser,
+    ):
         sampler = Sampler(browser_pid(profile))
         try:
-            page = context.pages[0]
-            page.goto("about:blank")
             time.sleep(BLANK_SETTLE_S)
             blank = sampler.now()
             figures["blank_tab"] = {kind: mb(blank[kind]) for kind in KINDS}
             for visit in visits:
-                go = (lambda: page.goto(url)) if visit == "first" else page.reload
-                figures[visit] = measure_visit(page, sampler, blank, go, ANSWERED[name], idle_s)
+                go = (lambda: browser.navigate(url)) if visit == "first" else browser.reload
+                figures[visit] = measure_visit(browser, sampler, blank, go, ANSWERED[name], idle_s)
         finally:
             sampler.close()
-            context.close()
     return figures
 
 
-FIGURES = tuple(f"{point}_{kind}" for point in ("boot_peak", "ready", "idle_peak", "settled") for kind in KINDS)
+FIGURES = tuple(
+    f"{point}_{kind}" for point in ("boot_peak", "ready", "reading", "idle_peak", "settled") for kind in KINDS
+)
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -296,16 +332,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--first-only", action="store_true", help="measure the first visit only")
     args = parser.parse_args(argv)
+    if args.idle <= READING_S:
+        parser.error(f"--idle must be more than the {READING_S:g} s at which the reading figure is taken")
     visits = ("first",) if args.first_only else ("first", "repeat")
     runs: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch, sync_playwright() as playwright:
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch:
         root = Path(scratch)
         build_pages(root)
         with PagesServer(root) as server:
             for i in range(args.runs):
                 run = {}
                 for name in PAGES if i % 2 == 0 else PAGES[::-1]:
-                    run[name] = one_page(playwright, server, name, visits, args.idle)
+                    run[name] = one_page(server, name, visits, args.idle)
                     print(f"run {i + 1}/{args.runs} {name}: {json.dumps(run[name])}", file=sys.stderr)
                 runs.append(run)
     summary = {

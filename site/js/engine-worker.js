@@ -221,45 +221,39 @@ function snapshotPages() {
   return (snapshotPagesModule ??= import("./snapshot-pages.js"));
 }
 
-/** Keep this build's snapshot of Python's memory, if it is not oversized, without its zero pages. */
-async function saveSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
-  if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return;
+/**
+ * This build's snapshot of Python's memory, without its zero pages, to be kept under
+ * url; null if Python's memory is oversized or the snapshot fails.
+ * @returns {Promise<Snapshot | null>}
+ */
+async function makeSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
+  if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return null;
+  /** @type {Uint8Array} */
   let bytes;
+  /** @type {typeof import("./snapshot-pages.js")} */
+  let pages;
   try {
-    bytes = pyodide.makeMemorySnapshot();
+    pages = await snapshotPages();
+    // The whole snapshot, the size of Python's memory, is freed as soon as it is packed.
+    bytes = await pages.keptFromBrowser(async () => pyodide.makeMemorySnapshot());
   } catch {
-    return; // then the next visit boots from scratch, as this one did
+    return null; // then the next visit boots from scratch, as this one did
   }
   try {
-    bytes = (await snapshotPages()).packSnapshot(bytes);
+    const packed = pages.packSnapshot(bytes);
+    pages.free(bytes);
+    bytes = packed;
   } catch {
     // Kept whole then: a Pyodide snapshot restores as it is, only less lightly.
   }
-  keep(url, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+  return { url, bytes };
 }
 
-/**
- * Run restore while Pyodide's copy of the snapshot's memory into Python's (one
- * Int8Array.prototype.set call on its HEAP8, the source being exactly that memory) writes
- * only the pages that are not zero (snapshot-pages.js says why). Any other set call, or
- * a Pyodide that copies some other way, runs as usual, which is as correct, only heavier.
- * @template T @param {Uint8Array} memory @param {(target: Int8Array) => void} copyMemory @param {() => Promise<T>} restore
- */
-async function sparingZeroPages(memory, copyMemory, restore) {
-  const proto = Int8Array.prototype;
-  const own = Object.prototype.hasOwnProperty.call(proto, "set");
-  const set = proto.set;
-  proto.set = function (/** @type {ArrayLike<number>} */ source, /** @type {number | undefined} */ offset) {
-    const whole = source instanceof Uint8Array && source.buffer === memory.buffer && source.byteOffset === memory.byteOffset && source.byteLength === memory.byteLength;
-    if (whole && !offset) copyMemory(this);
-    else set.call(this, source, offset);
-  };
-  try {
-    return await restore();
-  } finally {
-    if (own) proto.set = set;
-    else delete (/** @type {any} */ (proto)).set;
-  }
+/** @typedef {{url: string, bytes: Uint8Array}} Snapshot  bytes own their whole buffer */
+
+/** Keep a snapshot made by makeSnapshot in Cache Storage. */
+function keepSnapshot(/** @type {Snapshot} */ snapshot) {
+  return keep(snapshot.url, new Response(snapshot.bytes, { headers: { "Content-Type": "application/octet-stream" } }));
 }
 
 /**
@@ -286,11 +280,13 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
       performance.mark("rw:w-snapshot-read");
-      const pyodide = await (unpacked ? sparingZeroPages(unpacked.memory, unpacked.copyMemory, restore) : restore());
+      const pyodide = await (unpacked ? pages.keptFromBrowser(() => pages.sparingZeroPages(unpacked, restore)) : restore());
       performance.mark("rw:w-pyodide");
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {
       holder.bytes = null;
+      // Python runs from its own memory now: the unpacked snapshot (the pages not zero) goes.
+      if (unpacked) pages.free(unpacked.snapshot);
     }
   } catch (error) {
     console.info(`The saved copy of Python could not be restored (${error}); starting from scratch.`);
@@ -352,7 +348,7 @@ async function load(runtime) {
   performance.mark("rw:w-boot");
   const restored = saved && (await fromSnapshot(loadPyodide, runtime, saved));
   const { pyodide, engine } = restored ?? (await fromScratch(loadPyodide, runtime));
-  if (!restored) saveSnapshotWhenIdle = () => saveSnapshot(pyodide, runtime.snapshotURL).then(() => warmCodeCache(runtime));
+  if (!restored) saveSnapshotWhenIdle = async () => warmCodeCache(runtime, await makeSnapshot(pyodide, runtime.snapshotURL));
   // Both runtime files are decoded by now (a restart or a Retry is a new worker).
   zstd = null;
   performance.mark("rw:w-engine");
@@ -408,7 +404,7 @@ async function answer(message) {
   // After an answer rather than at boot, so the copy holds everything answering
   // imports and compiles. The session that answered is in the copy too, where a
   // restored Python keeps it unreachable (the JavaScript proxy that held it is gone):
-  // one store's worth of memory, and saveSnapshot keeps no copy past its size limit.
+  // one store's worth of memory, and makeSnapshot makes no copy past its size limit.
   if (message.type === MSG.RUN) answeredOnce = true;
   if (answeredOnce && saveSnapshotWhenIdle) idleTimer = setTimeout(whenIdle, IDLE_MS);
 }
@@ -425,14 +421,21 @@ async function answer(message) {
  * page is idle; the worker goes as soon as its imports are done. A module that fails to
  * load here (one that has come to use the DOM as it loads) is only compiled on the next
  * visit, as before.
- * @param {import("./protocol.js").Runtime} runtime
+ *
+ * The same worker keeps the snapshot made for the next visit. Whatever a browser API
+ * has been handed (the snapshot's bytes, given to Cache Storage) is held until the
+ * next full garbage collection, which may be half a minute away; a worker's memory is
+ * all freed the moment it is terminated.
+ * @param {import("./protocol.js").Runtime} runtime @param {Snapshot | null} snapshot
  */
-function warmCodeCache(runtime) {
+function warmCodeCache(runtime, snapshot) {
   let warmer;
   try {
     warmer = new Worker(new URL(import.meta.url), { type: "module" });
   } catch {
-    return; // nested workers unsupported: the next visit compiles, as it would have
+    // Nested workers unsupported: the next visit compiles, as it would have.
+    if (snapshot) keepSnapshot(snapshot);
+    return;
   }
   let finished = false;
   const done = () => {
@@ -449,7 +452,7 @@ function warmCodeCache(runtime) {
   setTimeout(done, WARM_MS);
   // This worker's script, with its imports, is loaded a second time by being the warmer's.
   const urls = [runtime.pyodideModule, `${runtime.indexURL}pyodide.asm.mjs`, ...runtime.warmModules];
-  warmer.postMessage({ type: MSG.WARM, urls });
+  warmer.postMessage({ type: MSG.WARM, urls, snapshot }, snapshot ? [snapshot.bytes.buffer] : []);
 }
 
 /** The page has asked nothing for IDLE_MS since an answer: make the snapshot now. */
@@ -476,8 +479,9 @@ self.addEventListener("message", (event) => {
     engineReady ??= load(message.runtime);
     engineReady.catch(failed);
   } else if (message.type === MSG.WARM) {
-    // This is warmCodeCache's worker: import, say so, and be terminated.
-    Promise.allSettled(message.urls.map((/** @type {string} */ url) => import(url))).then(() => postMessage({ type: MSG.WARM }));
+    // This is warmCodeCache's worker: keep the snapshot, import, say so, and be terminated.
+    const keeping = message.snapshot ? keepSnapshot(message.snapshot) : null;
+    Promise.allSettled([keeping, ...message.urls.map((/** @type {string} */ url) => import(url))]).then(() => postMessage({ type: MSG.WARM }));
   } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(idleTimer);

@@ -1,4 +1,5 @@
-// The worker protocol, written down once. Only JSON text and plain objects cross.
+// The worker protocol, written down once. Only JSON text and plain objects cross (and,
+// to the nested worker, one transferred snapshot).
 //
 // main → worker
 //   {type: "rw:load", runtime: Runtime, fresh: boolean}
@@ -20,7 +21,10 @@
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, left out of the answer if they match
 // worker → its own nested worker (engine-worker.js's warmCodeCache), and back when done
-//   {type: "rw:warm", urls: string[]}           import these modules, nothing else
+//   {type: "rw:warm", urls: string[], snapshot: {url: string, bytes: Uint8Array} | null}
+//                                                keep the snapshot of Python's memory (its
+//                                                bytes transferred, not copied) and import
+//                                                these modules, nothing else
 // worker → main
 //   {type: "rw:progress", step: number, of: number, label: string}
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}

@@ -12,6 +12,13 @@
 // ArrayBuffer's pages take no memory until written), with a copy function that writes
 // only the pages that are not zero. The worker hands that function to Pyodide's restore
 // (engine-worker.js). No DOM and no worker globals: Node's tests drive it.
+//
+// A snapshot is also freed as soon as it is done with (free). A buffer a script made is
+// freed the moment the script detaches it, unless a browser API has been handed it: the
+// browser then holds it until its next full garbage collection, which may come half a
+// minute later. Pyodide hands the snapshot to TextEncoder.encodeInto when it makes one,
+// and to TextDecoder.decode when it restores one, for a header of a few hundred bytes:
+// keptFromBrowser runs the making or the restoring with those two given a copy instead.
 
 // "RWSP", the first four bytes of a packed snapshot; Pyodide's own snapshots start with
 // another number, so a copy saved by an older worker is still recognised as its own.
@@ -127,4 +134,80 @@ export function unpackSnapshot(packed) {
       }
     },
   };
+}
+
+/** Free bytes' buffer now, whole (bytes must view all of it), if nothing else holds it. */
+export function free(/** @type {Uint8Array} */ bytes) {
+  bytes.buffer.transfer?.(0); // detached: a buffer no browser API has seen goes at once
+}
+
+/**
+ * Run run with proto[name] replaced by method, then put the original back.
+ * @template T @param {object} proto @param {string} name @param {Function} method @param {() => Promise<T>} run
+ * @returns {Promise<T>}
+ */
+export async function substitute(proto, name, method, run) {
+  const target = /** @type {Record<string, unknown>} */ (proto);
+  const own = Object.prototype.hasOwnProperty.call(target, name);
+  const original = target[name];
+  target[name] = method;
+  try {
+    return await run();
+  } finally {
+    if (own) target[name] = original;
+    else delete target[name];
+  }
+}
+
+const nativeEncodeInto = TextEncoder.prototype.encodeInto;
+const nativeDecode = TextDecoder.prototype.decode;
+
+/**
+ * TextEncoder.encodeInto writing through the script, so the target's buffer is not
+ * handed to the browser; a text that does not fit goes to the browser's own, which
+ * writes the part that does.
+ * @this {TextEncoder} @param {string} text @param {Uint8Array} target
+ */
+export function encodeIntoByCopy(text, target) {
+  const bytes = this.encode(text);
+  if (bytes.length > target.length) return nativeEncodeInto.call(this, text, target);
+  target.set(bytes);
+  return { read: text.length, written: bytes.length };
+}
+
+/**
+ * TextDecoder.decode given a copy of the bytes it is asked to decode, so their buffer is
+ * not handed to the browser.
+ * @this {TextDecoder} @param {AllowSharedBufferSource | undefined} input @param {TextDecodeOptions | undefined} options
+ */
+export function decodeCopy(input, options) {
+  const copy = ArrayBuffer.isView(input) ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength).slice() : input;
+  return nativeDecode.call(this, copy, options);
+}
+
+/**
+ * Run run (Pyodide making or restoring a snapshot) with encodeInto and decode given copies.
+ * @template T @param {() => Promise<T>} run @returns {Promise<T>}
+ */
+export function keptFromBrowser(run) {
+  return substitute(TextEncoder.prototype, "encodeInto", encodeIntoByCopy, () => substitute(TextDecoder.prototype, "decode", decodeCopy, run));
+}
+
+/**
+ * Run restore while Pyodide's copy of the snapshot's memory into Python's (one
+ * Int8Array.prototype.set call on its HEAP8, the source being exactly that memory) writes
+ * only the pages that are not zero. Any other set call, or a Pyodide that copies some
+ * other way, runs as usual, which is as correct, only heavier.
+ * @template T @param {ReturnType<typeof unpackSnapshot>} unpacked @param {() => Promise<T>} restore
+ * @returns {Promise<T>}
+ */
+export function sparingZeroPages({ memory, copyMemory }, restore) {
+  const set = Int8Array.prototype.set;
+  /** @this {Int8Array} @param {ArrayLike<number>} source @param {number | undefined} offset */
+  function copyingOnlyPagesKept(source, offset) {
+    const whole = source instanceof Uint8Array && source.buffer === memory.buffer && source.byteOffset === memory.byteOffset && source.byteLength === memory.byteLength;
+    if (whole && !offset) copyMemory(this);
+    else set.call(this, source, offset);
+  }
+  return substitute(Int8Array.prototype, "set", copyingOnlyPagesKept, restore);
 }

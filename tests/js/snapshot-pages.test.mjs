@@ -1,11 +1,24 @@
 // snapshot-pages.js: a snapshot packed without its zero pages unpacks to the same bytes;
 // copying its memory writes exactly the snapshot's memory, leaving pages zero in both
 // unwritten; a damaged or cut packed copy is refused, as is a Pyodide header that does
-// not say where the memory starts.
+// not say where the memory starts. Making and restoring one hands no part of it to the
+// browser's text encoding (copies instead, with the same results), and every method
+// replaced for the while is put back, on failure too.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { isPacked, PAGE_BYTES, packSnapshot, SnapshotError, unpackSnapshot } from "../../site/js/snapshot-pages.js";
+import {
+  decodeCopy,
+  encodeIntoByCopy,
+  isPacked,
+  keptFromBrowser,
+  PAGE_BYTES,
+  packSnapshot,
+  SnapshotError,
+  sparingZeroPages,
+  substitute,
+  unpackSnapshot,
+} from "../../site/js/snapshot-pages.js";
 
 const HEADER = 128;
 const PAGES = 40;
@@ -94,4 +107,69 @@ test("a snapshot whose header does not say where a whole number of pages starts 
   new DataView(snapshot.buffer).setUint32(4, HEADER + 4, true);
   assert.throws(() => packSnapshot(snapshot), SnapshotError);
   assert.throws(() => packSnapshot(new Uint8Array(4)), SnapshotError);
+});
+
+test("encodeIntoByCopy writes and reports what the browser's encodeInto does", () => {
+  const encoder = new TextEncoder();
+  for (const [text, room] of [["{\"hiwire\": [1, 2]}", 64], ["naïve café ∑ 😀", 64], ["naïve café ∑ 😀", 9], ["", 4]]) {
+    const mine = new Uint8Array(room);
+    const theirs = new Uint8Array(room);
+    assert.deepEqual(encodeIntoByCopy.call(encoder, text, mine), encoder.encodeInto(text, theirs), `${text} into ${room}`);
+    assert.deepEqual(mine, theirs, `${text} into ${room}`);
+  }
+});
+
+test("decodeCopy decodes a view as the browser's decode does, and leaves the bytes as they were", () => {
+  const decoder = new TextDecoder();
+  const whole = new TextEncoder().encode("xx header: naïve ∑ yy");
+  const view = whole.subarray(3, whole.length - 3);
+  const before = whole.slice();
+  assert.equal(decodeCopy.call(decoder, view, undefined), decoder.decode(view));
+  assert.equal(decodeCopy.call(decoder, whole.buffer, undefined), decoder.decode(whole.buffer));
+  assert.deepEqual(whole, before);
+});
+
+test("substitute puts the method back once the run is over, failed or not, own or inherited", async () => {
+  const base = { greet: () => "base" };
+  const child = Object.create(base);
+  const withOwn = { greet: () => "own" };
+  const replacement = () => "replaced";
+  assert.equal(await substitute(child, "greet", replacement, async () => child.greet()), "replaced");
+  assert.equal(Object.hasOwn(child, "greet"), false);
+  assert.equal(child.greet(), "base");
+  await assert.rejects(
+    substitute(withOwn, "greet", replacement, async () => {
+      assert.equal(withOwn.greet(), "replaced");
+      throw new Error("the run failed");
+    }),
+    /the run failed/,
+  );
+  assert.equal(withOwn.greet(), "own");
+});
+
+test("keptFromBrowser gives encodeInto and decode copies while it runs, and the browser's own after", async () => {
+  const encodeInto = TextEncoder.prototype.encodeInto;
+  const decode = TextDecoder.prototype.decode;
+  const seen = await keptFromBrowser(async () => [TextEncoder.prototype.encodeInto, TextDecoder.prototype.decode]);
+  assert.deepEqual(seen, [encodeIntoByCopy, decodeCopy]);
+  assert.equal(TextEncoder.prototype.encodeInto, encodeInto);
+  assert.equal(TextDecoder.prototype.decode, decode);
+});
+
+test("sparingZeroPages copies the snapshot's memory through its copy function and other sets as usual", async () => {
+  const snapshot = fakeSnapshot([2, 5]);
+  const unpacked = unpackSnapshot(packSnapshot(snapshot));
+  const heap = new Int8Array(unpacked.memory.byteLength);
+  heap[3 * PAGE_BYTES] = 9; // written by instantiating, zero in the snapshot
+  const other = new Int8Array(4);
+  let copies = 0;
+  const counted = { ...unpacked, copyMemory: (/** @type {Int8Array} */ target) => (copies++, unpacked.copyMemory(target)) };
+  await sparingZeroPages(counted, async () => {
+    heap.set(unpacked.memory);
+    other.set([1, 2, 3, 4]);
+  });
+  assert.deepEqual(new Uint8Array(heap.buffer), snapshot.subarray(HEADER));
+  assert.deepEqual([...other], [1, 2, 3, 4]);
+  assert.equal(copies, 1);
+  assert.equal(Object.hasOwn(Int8Array.prototype, "set"), false);
 });
