@@ -8,9 +8,9 @@ fresh Chromium with an empty profile; the pages take turns going first, run by r
 Chromium is driven through harness/cdp_pipe.py rather than Playwright, attached to the
 tab alone. Playwright attaches DevTools to every worker: Chromium then keeps the
 workbench's service worker running however long it is idle, where a learner's browser
-stops it 30 s after its last event, and DevTools' network recording holds a copy of what
-each worker downloads (measured here: 15 MB more for the stock page, 6 MB more for the
-workbench, once settled).
+stops it 30 s after its last event; and both pages hold more memory with DevTools
+attached to their workers (Playwright records their network traffic), the stock page
+more than the workbench.
 
 What is measured is the memory of the page's renderer processes, as the operating
 system counts it: every process Chromium started with --type=renderer (the page, its
