@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +69,17 @@ class PipeBrowser:
         self._answered = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        page = next(t for t in self.send("Target.getTargets")["targetInfos"] if t["type"] == "page")
-        self._session = self.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
+        self._session = self.send("Target.attachToTarget", {"targetId": self._tab(), "flatten": True})["sessionId"]
+
+    def _tab(self) -> str:
+        """The id of the browser's tab, once it has opened one."""
+        deadline = time.monotonic() + TIMEOUT_S
+        while time.monotonic() < deadline:
+            for target in self.send("Target.getTargets")["targetInfos"]:
+                if target["type"] == "page":
+                    return str(target["targetId"])
+            time.sleep(0.05)
+        raise CdpError(f"the browser opened no tab in {TIMEOUT_S:g} s")
 
     def _read(self) -> None:
         pending = b""
