@@ -10,6 +10,10 @@
 //   on the page reads a standard-library docstring, the bytecode is smaller, so Python
 //   starts sooner on a first visit, and zipimport loads a .pyc whatever its optimisation
 //   level. The zip is stored, not deflated: build.py compresses it whole with zstd.
+// * Both are compiled without column ranges (PYTHONNODEBUGRANGES, as python -X
+//   no_debug_ranges): tracebacks keep their line numbers but lose the ^^^ markers under
+//   the failing expression. The ranges are most of a .pyc's incompressible bytes, and
+//   the page downloads and keeps every byte of this bytecode in memory.
 // * The engine. The wheel holds sources only (it is the same wheel pip installs on any
 //   CPython), so a first visit compiled them before its first answer. This zip holds
 //   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the
@@ -72,6 +76,7 @@ async function bootWithEngine(stdLibURL, engineBytecode = null) {
   const pyodide = await loadPyodide({
     indexURL: `${pyodideDir}/`,
     stdLibURL,
+    env: { PYTHONNODEBUGRANGES: "1" }, // what this Python compiles has no column ranges
     lockFileContents: { info: { abi_version: abiVersion }, packages: {} },
     stdout: () => {},
     stderr: (text) => console.error(`[python] ${text}`),
@@ -173,7 +178,14 @@ writeFileSync(stdlibOutPath, stdlibBytes);
 writeFileSync(engineOutPath, engineBytes);
 
 // Verification: the trimmed zip must be enough, and the engine must run from its bytecode.
-const { compiled } = await bootWithEngine(stdlibOutPath, engineBytes);
+const { pyodide: checker, compiled } = await bootWithEngine(stdlibOutPath, engineBytes);
 if (engineSources.length === 0) throw new Error("the sample run did not import the engine from the wheel");
 if (compiled.length) throw new Error(`Python recompiled engine modules despite their bytecode: ${compiled.join(", ")}`);
+const ranged = checker
+  .runPython(
+    `import json.decoder, engine
+[m.__name__ for m in (json.decoder, engine) if any(p[2] is not None for f in vars(m).values() if callable(f) and hasattr(f, "__code__") for p in f.__code__.co_positions())]`,
+  )
+  .toJs();
+if (ranged.length) throw new Error(`bytecode compiled with column ranges: ${ranged.join(", ")}`);
 console.log(JSON.stringify({ modules: globals.get("COUNT"), bytes: stdlibBytes.length, engine_modules: globals.get("ENGINE_MODULES"), engine_bytes: engineBytes.length }));
