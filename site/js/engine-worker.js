@@ -267,8 +267,9 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     // memory) are not kept beside the memory restored from them.
     let bytes = new Uint8Array(await saved.arrayBuffer());
     const pages = await snapshotPages();
+    // Packed: Pyodide is handed a snapshot holding only the header, and the pages go from
+    // the packed bytes straight into Python's memory.
     const unpacked = pages.isPacked(bytes) ? pages.unpackSnapshot(bytes) : null;
-    // The packed bytes go now: the unpacked snapshot holds only the pages not zero.
     if (unpacked) bytes = unpacked.snapshot;
     const holder = {
       bytes: /** @type {Uint8Array | null} */ (bytes),
@@ -285,7 +286,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {
       holder.bytes = null;
-      // Python runs from its own memory now: the unpacked snapshot (the pages not zero) goes.
+      // Python runs from its own memory now (or never will from these bytes).
       if (unpacked) pages.free(unpacked.snapshot);
     }
   } catch (error) {

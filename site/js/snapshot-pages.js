@@ -7,11 +7,13 @@
 // it holds only zeros, whereas a fresh boot never touches them. So a visit restored from
 // a snapshot would hold about 16 MB more than a fresh one, for the page's whole life.
 //
-// packSnapshot drops the zero pages (half the bytes to keep and to read back);
-// unpackSnapshot gives the whole snapshot back, its zero pages never written (a new
-// ArrayBuffer's pages take no memory until written), with a copy function that writes
-// only the pages that are not zero. The worker hands that function to Pyodide's restore
-// (engine-worker.js). No DOM and no worker globals: Node's tests drive it.
+// packSnapshot drops the zero pages (half the bytes to keep and to read back).
+// unpackSnapshot gives Pyodide a snapshot of the right length holding only the header,
+// its memory never written (a new ArrayBuffer's pages take no memory until written),
+// and a copy function that writes the packed pages straight into Python's memory and
+// no page that is zero: the snapshot's memory never exists twice while Python starts.
+// The worker has Pyodide's restore copy through that function (sparingZeroPages,
+// engine-worker.js). No DOM and no worker globals: Node's tests drive it.
 //
 // A snapshot is also freed as soon as it is done with (free). A buffer a script made is
 // freed the moment the script detaches it, unless a browser API has been handed it: the
@@ -85,14 +87,13 @@ export function isPacked(/** @type {Uint8Array} */ bytes) {
 }
 
 /**
- * The whole snapshot again, and how to copy its memory into Python's without writing
- * the pages that are zero in both.
- * @param {Uint8Array} packed
+ * A packed snapshot made ready for Pyodide's restore, without writing its memory twice.
+ * @param {Uint8Array} packed  kept, and read by copyMemory
  * @returns {{snapshot: Uint8Array, memory: Uint8Array, copyMemory: (target: Int8Array | Uint8Array) => void}}
- *   snapshot: Pyodide's snapshot, the same bytes as before packing; memory: its part
- *   after the header, which Pyodide copies into Python's memory; copyMemory(target):
- *   target (a new WebAssembly memory's view, at least the memory's length) ends up
- *   holding the snapshot's memory, byte for byte
+ *   snapshot: as long as Pyodide's snapshot, with its header, its memory left unwritten
+ *   (all zeros); memory: that part after the header, the one Pyodide copies into
+ *   Python's memory; copyMemory(target): target (a new WebAssembly memory's view, at
+ *   least the memory's length) ends up holding the snapshot's memory, byte for byte
  */
 export function unpackSnapshot(packed) {
   if (!isPacked(packed)) throw new SnapshotError("this is not a packed snapshot");
@@ -106,16 +107,15 @@ export function unpackSnapshot(packed) {
   if (start > total || (total - start) % PAGE_BYTES || count > pages || packed.byteLength !== pagesAt + count * PAGE_BYTES) {
     throw new SnapshotError("the packed snapshot's length does not match its header (damaged or cut short)");
   }
-  const snapshot = new Uint8Array(total);
-  snapshot.set(packed.subarray(HEADER_WORDS * 4, headerBytes), 0);
-  const kept = new Uint8Array(pages); // 1 where the page is not zero
+  const slot = new Int32Array(pages).fill(-1); // where each page is in packed, -1 if zero
   for (let i = 0, previous = -1; i < count; i++) {
     const page = view.getUint32(headerBytes + i * 4, true);
     if (page >= pages || page <= previous) throw new SnapshotError("the packed snapshot's page numbers are damaged");
     previous = page;
-    kept[page] = 1;
-    snapshot.set(packed.subarray(pagesAt + i * PAGE_BYTES, pagesAt + (i + 1) * PAGE_BYTES), start + page * PAGE_BYTES);
+    slot[page] = pagesAt + i * PAGE_BYTES;
   }
+  const snapshot = new Uint8Array(total);
+  snapshot.set(packed.subarray(HEADER_WORDS * 4, headerBytes), 0);
   const memory = snapshot.subarray(start);
   return {
     snapshot,
@@ -127,9 +127,10 @@ export function unpackSnapshot(packed) {
       const words = new Int32Array(target.buffer, target.byteOffset, target.byteLength >> 2);
       for (let page = 0; page < pages; page++) {
         const at = page * PAGE_BYTES;
+        const from = slot[page];
         // A new memory is all zeros but for what instantiating it wrote (the module's
         // data): a page zero in the snapshot is written only if it is not zero already.
-        if (kept[page]) set.call(bytes, memory.subarray(at, at + PAGE_BYTES), at);
+        if (from >= 0) set.call(bytes, packed.subarray(from, from + PAGE_BYTES), at);
         else if (!pageIsZero(words, at)) bytes.fill(0, at, at + PAGE_BYTES);
       }
     },
@@ -195,19 +196,26 @@ export function keptFromBrowser(run) {
 
 /**
  * Run restore while Pyodide's copy of the snapshot's memory into Python's (one
- * Int8Array.prototype.set call on its HEAP8, the source being exactly that memory) writes
- * only the pages that are not zero. Any other set call, or a Pyodide that copies some
- * other way, runs as usual, which is as correct, only heavier.
+ * Int8Array.prototype.set call on its HEAP8, the source being exactly that memory) goes
+ * through copyMemory. Any other set call runs as usual. The snapshot's memory itself is
+ * unwritten: a Pyodide that copied it some other way would start Python from zeros, so
+ * a restore during which copyMemory never ran is refused (SnapshotError), and the
+ * worker then boots from scratch.
  * @template T @param {ReturnType<typeof unpackSnapshot>} unpacked @param {() => Promise<T>} restore
  * @returns {Promise<T>}
  */
-export function sparingZeroPages({ memory, copyMemory }, restore) {
+export async function sparingZeroPages({ memory, copyMemory }, restore) {
   const set = Int8Array.prototype.set;
+  let copied = false;
   /** @this {Int8Array} @param {ArrayLike<number>} source @param {number | undefined} offset */
-  function copyingOnlyPagesKept(source, offset) {
+  function copyingPackedPages(source, offset) {
     const whole = source instanceof Uint8Array && source.buffer === memory.buffer && source.byteOffset === memory.byteOffset && source.byteLength === memory.byteLength;
-    if (whole && !offset) copyMemory(this);
-    else set.call(this, source, offset);
+    if (whole && !offset) {
+      copyMemory(this);
+      copied = true;
+    } else set.call(this, source, offset);
   }
-  return substitute(Int8Array.prototype, "set", copyingOnlyPagesKept, restore);
+  const result = await substitute(Int8Array.prototype, "set", copyingPackedPages, restore);
+  if (!copied) throw new SnapshotError("Pyodide did not copy the snapshot's memory the way this page expects");
+  return result;
 }

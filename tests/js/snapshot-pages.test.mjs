@@ -1,6 +1,7 @@
-// snapshot-pages.js: a snapshot packed without its zero pages unpacks to the same bytes;
-// copying its memory writes exactly the snapshot's memory, leaving pages zero in both
-// unwritten; a damaged or cut packed copy is refused, as is a Pyodide header that does
+// snapshot-pages.js: a snapshot packed without its zero pages unpacks to its header and
+// an unwritten memory; copying its memory writes exactly the snapshot's memory, from the
+// packed pages, leaving pages zero in both unwritten; a restore that does not copy
+// through it is refused; a damaged or cut packed copy is refused, as is a Pyodide header that does
 // not say where the memory starts. Making and restoring one hands no part of it to the
 // browser's text encoding (copies instead, with the same results), and every method
 // replaced for the while is put back, on failure too.
@@ -37,7 +38,7 @@ function fakeSnapshot(/** @type {number[]} */ written) {
   return snapshot;
 }
 
-test("a packed snapshot keeps only the pages that are not zero and unpacks to the same bytes", () => {
+test("a packed snapshot keeps only the pages that are not zero, and unpacks without writing its memory", () => {
   const written = [0, 1, 7, 8, 20, PAGES - 1];
   const snapshot = fakeSnapshot(written);
   const packed = packSnapshot(snapshot);
@@ -45,8 +46,14 @@ test("a packed snapshot keeps only the pages that are not zero and unpacks to th
   assert.ok(!isPacked(snapshot));
   assert.equal(packed.byteLength, 16 + HEADER + written.length * (4 + PAGE_BYTES));
   const unpacked = unpackSnapshot(packed);
-  assert.deepEqual(unpacked.snapshot, snapshot);
-  assert.deepEqual(unpacked.memory, snapshot.subarray(HEADER));
+  assert.equal(unpacked.snapshot.byteLength, snapshot.byteLength);
+  assert.deepEqual(unpacked.snapshot.subarray(0, HEADER), snapshot.subarray(0, HEADER));
+  assert.equal(unpacked.memory.byteOffset, HEADER);
+  assert.equal(unpacked.memory.byteLength, PAGES * PAGE_BYTES);
+  assert.ok(unpacked.memory.every((byte) => byte === 0), "the memory is left unwritten");
+  const target = new Int8Array(PAGES * PAGE_BYTES);
+  unpacked.copyMemory(target);
+  assert.deepEqual(new Uint8Array(target.buffer), snapshot.subarray(HEADER));
 });
 
 test("copying the memory writes the snapshot's memory and leaves zero pages that are zero alone", () => {
@@ -87,6 +94,9 @@ test("an all-zero memory packs to its header alone", () => {
   const packed = packSnapshot(snapshot);
   assert.equal(packed.byteLength, 16 + HEADER);
   assert.deepEqual(unpackSnapshot(packed).snapshot, snapshot);
+  const target = new Int8Array(PAGES * PAGE_BYTES).fill(3);
+  unpackSnapshot(packed).copyMemory(target);
+  assert.ok(target.every((byte) => byte === 0));
 });
 
 test("a damaged or cut packed snapshot is refused", () => {
@@ -172,4 +182,17 @@ test("sparingZeroPages copies the snapshot's memory through its copy function an
   assert.deepEqual([...other], [1, 2, 3, 4]);
   assert.equal(copies, 1);
   assert.equal(Object.hasOwn(Int8Array.prototype, "set"), false);
+});
+
+test("a restore during which the snapshot's memory was not copied through copyMemory is refused", async () => {
+  const unpacked = unpackSnapshot(packSnapshot(fakeSnapshot([2, 5])));
+  const heap = new Int8Array(unpacked.memory.byteLength);
+  // A Pyodide that copied page by page would read the unwritten memory: zeros.
+  const byPage = async () => {
+    for (let at = 0; at < heap.byteLength; at += PAGE_BYTES) heap.set(unpacked.memory.subarray(at, at + PAGE_BYTES), at);
+    return "restored";
+  };
+  await assert.rejects(sparingZeroPages(unpacked, byPage), SnapshotError);
+  assert.equal(Object.hasOwn(Int8Array.prototype, "set"), false);
+  assert.equal(await sparingZeroPages(unpacked, async () => (heap.set(unpacked.memory), "restored")), "restored");
 });
