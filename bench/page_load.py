@@ -51,6 +51,12 @@ records, with navigation start as 0:
   change starts from an idle page; then read the page's rw:update measures (from the
   input event to the views updated, before that frame is painted).
 
+In the low_end profile, each run also records bytes: the response bodies the server
+sent for the workbench's visit, as sent (gzip where it applies), and stock_bytes for the
+stock page's; download_floor_ms: those bytes at the emulated 1.6 Mbit/s, with no latency
+and no processor time; floor_vs_stock: that floor over stock's ready, the lowest
+ready_vs_stock the workbench's bytes allow on that link.
+
 Waiting for the load happens inside the page, through the DevTools protocol's
 Runtime.evaluate (see WAIT_IN_PAGE): no Playwright script runs in the page before the
 figures are read, so none of its tasks is counted as the page's.
@@ -355,6 +361,21 @@ def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled
         context.close()
 
 
+def body_bytes(server: PagesServer) -> int:
+    """Response bytes (bodies, as sent: gzip where it applies) since the last call."""
+    return sum(served.body_bytes for served in server.take_log())
+
+
+def add_download_floor(run: dict[str, Any], throughput: float, workbench_bytes: int, stock_bytes: int) -> None:
+    """What the link alone costs each page: its bytes at the emulated throughput, with no
+    latency and no processor time. The workbench's floor over stock's ready is the best
+    ready_vs_stock these bytes allow."""
+    run["bytes"] = workbench_bytes
+    run["stock_bytes"] = stock_bytes
+    run["download_floor_ms"] = ms(workbench_bytes / throughput * 1000)
+    run["floor_vs_stock"] = round(run["download_floor_ms"] / run["stock_ready_ms"], 3)
+
+
 def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10, method="inclusive")[8]
 
@@ -378,6 +399,7 @@ def with_target(values: list[float], target: float, label: str, digits: int = 1)
     }
 
 
+DOWNLOAD_FIGURES = ("bytes", "stock_bytes", "download_floor_ms", "floor_vs_stock")
 HEADLINE = ("table_paint_ms", "longest_task_ms", "update_p90_ms", "ready_ms", "ready_vs_stock")
 
 
@@ -397,6 +419,11 @@ def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
         )
         if profile.ready_vs_stock is not None
         else spread(figure("ready_vs_stock"), 3),
+        **(
+            {name: spread(figure(name), 3 if name == "floor_vs_stock" else 1) for name in DOWNLOAD_FIGURES}
+            if profile.network is not None
+            else {}
+        ),
         "python_worker_ms": spread(figure("python_worker_ms")),
         "python_start_ms": spread(figure("python_start_ms")),
         "longest_task_ms": with_target(figure("longest_task_ms"), 0, no_long_task),
@@ -426,13 +453,19 @@ def main(argv: list[str] | None = None) -> int:
                 for name, profile in profiles.items():
                     base = pages.url if profile.gzip else plain.url
                     # Alternate which page goes first, so neither always gets the quieter machine.
+                    pages.take_log()
                     if i % 2:
                         stock = stock_ready(browser, f"{base}stock/", profile)
+                        stock_bytes = body_bytes(pages)
                     run = one_run(browser, f"{base}workbench/", profile)
+                    run_bytes = body_bytes(pages)
                     if not i % 2:
                         stock = stock_ready(browser, f"{base}stock/", profile)
+                        stock_bytes = body_bytes(pages)
                     run["stock_ready_ms"] = stock
                     run["ready_vs_stock"] = round(run["ready_ms"] / stock, 3)
+                    if profile.network is not None:
+                        add_download_floor(run, profile.network["downloadThroughput"], run_bytes, stock_bytes)
                     runs[name].append(run)
                     print(f"run {i + 1}/{args.runs} {name}: {json.dumps(run)}", file=sys.stderr)
         version = browser.version

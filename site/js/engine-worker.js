@@ -262,21 +262,12 @@ function keepSnapshot(/** @type {Snapshot} */ snapshot) {
  */
 async function fromSnapshot(loadPyodide, runtime, saved) {
   try {
-    // Pyodide keeps its options for Python's whole life, _loadSnapshot included: handed
-    // over through a holder emptied below, the snapshot's bytes (the size of Python's
-    // memory) are not kept beside the memory restored from them.
-    let bytes = new Uint8Array(await saved.arrayBuffer());
+    const bytes = new Uint8Array(await saved.arrayBuffer());
     const pages = await snapshotPages();
     // Packed: Pyodide is handed a snapshot holding only the header, and the pages go from
     // the packed bytes straight into Python's memory.
     const unpacked = pages.isPacked(bytes) ? pages.unpackSnapshot(bytes) : null;
-    if (unpacked) bytes = unpacked.snapshot;
-    const holder = {
-      bytes: /** @type {Uint8Array | null} */ (bytes),
-      then(/** @type {(bytes: Uint8Array | null) => void} */ resolve) {
-        resolve(this.bytes);
-      },
-    };
+    const holder = snapshotHolder(unpacked ? unpacked.snapshot : bytes);
     progress(2, "Restoring Python from this browser's copy");
     const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
@@ -288,12 +279,29 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
       holder.bytes = null;
       // Python runs from its own memory now (or never will from these bytes).
       if (unpacked) pages.free(unpacked.snapshot);
+      pages.free(bytes);
     }
   } catch (error) {
     console.info(`The saved copy of Python could not be restored (${error}); starting from scratch.`);
     await forget(runtime.snapshotURL);
     return null;
   }
+}
+
+/**
+ * How Pyodide is handed a snapshot: it keeps its options for Python's whole life,
+ * _loadSnapshot included, so the bytes go through a holder emptied once Python runs.
+ * Made here, not in fromSnapshot: a function made there would keep that call's
+ * variables alive with it, the packed snapshot among them.
+ * @param {Uint8Array} bytes
+ */
+function snapshotHolder(bytes) {
+  return {
+    bytes: /** @type {Uint8Array | null} */ (bytes),
+    then(/** @type {(bytes: Uint8Array | null) => void} */ resolve) {
+      resolve(this.bytes);
+    },
+  };
 }
 
 /** The bytes of a file the fresh boot needs (usually under way since downloadEarly). */
