@@ -12,8 +12,8 @@
 //   level. The zip is stored, not deflated: build.py compresses it whole with zstd.
 // * Both are compiled without column ranges (PYTHONNODEBUGRANGES, as python -X
 //   no_debug_ranges): tracebacks keep their line numbers but lose the ^^^ markers under
-//   the failing expression. The ranges are most of a .pyc's incompressible bytes, and
-//   the page downloads and keeps every byte of this bytecode in memory.
+//   the failing expression. The ranges compress poorly, and the page downloads every
+//   byte of this bytecode and keeps it in memory.
 // * The engine. The wheel holds sources only (it is the same wheel pip installs on any
 //   CPython), so a first visit compiled them before its first answer. This zip holds
 //   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the
