@@ -262,8 +262,10 @@ function keepSnapshot(/** @type {Snapshot} */ snapshot) {
  */
 async function fromSnapshot(loadPyodide, runtime, saved) {
   try {
-    const bytes = new Uint8Array(await saved.arrayBuffer());
     const pages = await snapshotPages();
+    // No copy this worker keeps is larger: at most SNAPSHOT_MAX_BYTES of memory, and a
+    // header of a few kilobytes (a packed one adds its list of pages, 4 bytes a page).
+    const bytes = await pages.readOwnBytes(saved, SNAPSHOT_MAX_BYTES + (1 << 20));
     // Packed: Pyodide is handed a snapshot holding only the header, and the pages go from
     // the packed bytes straight into Python's memory.
     const unpacked = pages.isPacked(bytes) ? pages.unpackSnapshot(bytes) : null;
@@ -272,7 +274,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
       performance.mark("rw:w-snapshot-read");
-      const pyodide = await (unpacked ? pages.keptFromBrowser(() => pages.sparingZeroPages(unpacked, restore)) : restore());
+      const pyodide = await pages.keptFromBrowser(() => (unpacked ? pages.sparingZeroPages(unpacked, restore) : restore()));
       performance.mark("rw:w-pyodide");
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {

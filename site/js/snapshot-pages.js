@@ -21,6 +21,8 @@
 // minute later. Pyodide hands the snapshot to TextEncoder.encodeInto when it makes one,
 // and to TextDecoder.decode when it restores one, for a header of a few hundred bytes:
 // keptFromBrowser runs the making or the restoring with those two given a copy instead.
+// A copy read back from Cache Storage would be the browser's own buffer: readOwnBytes
+// reads it into one the script made.
 
 // "RWSP", the first four bytes of a packed snapshot; Pyodide's own snapshots start with
 // another number, so a copy saved by an older worker is still recognised as its own.
@@ -137,9 +139,50 @@ export function unpackSnapshot(packed) {
   };
 }
 
-/** Free bytes' buffer now, whole (bytes must view all of it), if nothing else holds it. */
+/** Free bytes' whole buffer now (nothing else may use it), if no browser API holds it. */
 export function free(/** @type {Uint8Array} */ bytes) {
   bytes.buffer.transfer?.(0); // detached: a buffer no browser API has seen goes at once
+}
+
+// How much a BYOB read of a kept copy asks for at a time.
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * A response's bytes in a buffer this script made, so that free gives their memory back
+ * at once: what Response.arrayBuffer() returns is the browser's, and held until its next
+ * full garbage collection. Read by a BYOB reader through one small buffer, handed back
+ * and forth (the browser fills it and gives it back), and copied into a buffer of limit
+ * bytes, of which only the pages written take memory. Where a body cannot be read that
+ * way, arrayBuffer() it is.
+ * @param {Response} response @param {number} limit  the most bytes it may hold
+ * @returns {Promise<Uint8Array>} a view of the bytes; its buffer holds nothing else
+ */
+export async function readOwnBytes(response, limit) {
+  /** @type {ReadableStreamBYOBReader} */
+  let reader;
+  try {
+    reader = /** @type {ReadableStream<Uint8Array>} */ (response.body).getReader({ mode: "byob" });
+  } catch {
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  const bytes = new Uint8Array(limit);
+  let chunk = new ArrayBuffer(CHUNK_BYTES);
+  let length = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read(new Uint8Array(chunk));
+      if (done || !value) break;
+      if (length + value.byteLength > limit) throw new SnapshotError(`the kept copy is larger than ${limit} bytes`);
+      bytes.set(value, length);
+      length += value.byteLength;
+      chunk = value.buffer;
+    }
+  } catch (error) {
+    free(bytes);
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+  return bytes.subarray(0, length);
 }
 
 /**

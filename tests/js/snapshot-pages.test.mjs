@@ -15,6 +15,7 @@ import {
   keptFromBrowser,
   PAGE_BYTES,
   packSnapshot,
+  readOwnBytes,
   SnapshotError,
   sparingZeroPages,
   substitute,
@@ -195,4 +196,27 @@ test("a restore during which the snapshot's memory was not copied through copyMe
   await assert.rejects(sparingZeroPages(unpacked, byPage), SnapshotError);
   assert.equal(Object.hasOwn(Int8Array.prototype, "set"), false);
   assert.equal(await sparingZeroPages(unpacked, async () => (heap.set(unpacked.memory), "restored")), "restored");
+});
+
+test("readOwnBytes reads a response's bytes into a buffer of its own, within its limit", async () => {
+  const packed = packSnapshot(fakeSnapshot([1, 3, 30]));
+  const read = await readOwnBytes(new Response(packed), PAGES * PAGE_BYTES + 4096);
+  assert.deepEqual(read, packed);
+  assert.equal(read.byteOffset, 0);
+  // Its buffer is its own, and unpacks as the original does.
+  assert.notEqual(read.buffer, packed.buffer);
+  const target = new Int8Array(PAGES * PAGE_BYTES);
+  unpackSnapshot(read).copyMemory(target);
+  assert.deepEqual(new Uint8Array(target.buffer), fakeSnapshot([1, 3, 30]).subarray(HEADER));
+  assert.equal((await readOwnBytes(new Response(new Uint8Array(0)), 16)).byteLength, 0);
+  await assert.rejects(readOwnBytes(new Response(packed), packed.byteLength - 1), SnapshotError);
+  // A body that is not a byte stream is read whole instead.
+  const plain = new ReadableStream({
+    start(controller) {
+      controller.enqueue(packed.subarray(0, 100));
+      controller.enqueue(packed.subarray(100));
+      controller.close();
+    },
+  });
+  assert.deepEqual(await readOwnBytes(new Response(plain), packed.byteLength), packed);
 });
