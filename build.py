@@ -83,6 +83,43 @@ INLINE_SCRIPT = SITE / "js" / "first-frames.js"
 INLINE_STYLE = SITE / "css" / "site.css"
 
 
+# The modules whose loading decides when Python's downloads start, preloaded from
+# <head>: engine-start.js's imports (it creates Python's worker, and runs only once all
+# of them are in), then the worker's (it starts the downloads once it has them). A
+# module loader finds imports one level at a time, one round trip each on a slow link;
+# preloaded, both graphs are asked for at once. The page's other modules are not listed:
+# each preload costs the parser a few milliseconds, and engine-start.js asks for them.
+EARLY_ENTRIES = ("engine-start.js", "engine-worker.js")
+# `import … from "./x.js";`, `import "./x.js";` and `export … from "./x.js";` at the
+# start of a line, as the site's modules write them; import() loads later, on its own.
+STATIC_IMPORT = re.compile(r'^(?:import\s*|(?:import|export)\b[^;"]*?\bfrom\s*)"(\.{1,2}/[^"]+)"\s*;', re.MULTILINE)
+
+
+def static_imports(entry: Path) -> list[Path]:
+    """entry and the modules it imports statically, directly or not, in the order found."""
+    found = [entry.resolve()]
+    for module in found:  # grows while read: breadth first
+        source = module.read_text(encoding="utf-8")
+        for specifier in STATIC_IMPORT.findall(source):
+            imported = (module.parent / specifier).resolve()
+            if not imported.is_file():
+                raise BuildError(f"{module} imports {specifier}, which does not exist")
+            if imported not in found:
+                found.append(imported)
+    return found
+
+
+def early_modules(js: Path) -> list[str]:
+    """The page's modulepreload list: EARLY_ENTRIES' static import graphs, as paths from the page."""
+    modules: list[str] = []
+    for entry in EARLY_ENTRIES:
+        for module in static_imports(js / entry):
+            path = module.relative_to(js.parent.resolve()).as_posix()
+            if path not in modules and module.name != "engine-start.js":  # a <script> of its own
+                modules.append(path)
+    return modules
+
+
 def inline_source(text: str) -> str:
     """A CSP source that allows exactly this inline script or stylesheet."""
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
@@ -398,6 +435,7 @@ def render_page(
         page_size=fragments["pageSize"],
         boot_json=script_json(boot),
         runtime_json=script_json(runtime),
+        early_modules=early_modules(SITE / "js"),
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],
         pyodide_python=pyodide["python"],

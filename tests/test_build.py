@@ -79,6 +79,44 @@ def test_page_is_prerendered_with_the_default_result(built_site: Path) -> None:
     assert "Content-Security-Policy" in html and "'unsafe-inline'" not in html
 
 
+def test_static_imports_follow_every_static_form_and_nothing_else(tmp_path: Path) -> None:
+    """A module's graph: import lists over several lines, bare imports and re-exports, breadth
+    first and each once; no dynamic import(), comment or string that only names a module."""
+    (tmp_path / "sub").mkdir()
+    files = {
+        "a.js": 'import {\n  one,\n  two,\n} from "./b.js";\nimport "./c.js";\nexport { three } from "./sub/d.js";\n'
+        '// import { four } from "./commented.js";\nconst later = import("./dynamic.js");\nconst path = "./string.js";\n',
+        "b.js": 'import { five } from "./sub/d.js";\nexport const one = 1, two = 2;\n',
+        "c.js": "self.seen = true;\n",
+        "sub/d.js": 'import * as b from "../b.js";\nexport const three = 3, five = 5;\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = build.static_imports(tmp_path / "a.js")
+    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in found] == ["a.js", "b.js", "c.js", "sub/d.js"]
+    (tmp_path / "c.js").write_text('import "./gone.js";\n', encoding="utf-8")
+    with pytest.raises(build.BuildError, match=r"c\.js imports \./gone\.js, which does not exist"):
+        build.static_imports(tmp_path / "a.js")
+
+
+def test_page_preloads_what_pythons_worker_waits_for(built_site: Path) -> None:
+    """The modules engine-start.js and the worker import are preloaded from <head>: the worker
+    is created, and starts the downloads, only once they are all in."""
+    head = (built_site / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)
+    js = built_site / "js"
+    wanted = [
+        p.relative_to(built_site.resolve()).as_posix()
+        for entry in ("engine-start.js", "engine-worker.js")
+        for p in build.static_imports(js / entry)
+    ]
+    assert set(preloaded) == set(wanted) - {"js/engine-start.js"}
+    assert {"js/engine-client.js", "js/engine-worker.js", "js/early-fetch.js", "js/protocol.js"} <= set(preloaded)
+    assert len(preloaded) == len(set(preloaded))
+    # Asked for before main.js, whose larger graph would otherwise take the connections first.
+    assert head.index('src="js/engine-start.js"') < head.index("modulepreload") < head.index('src="js/main.js"')
+
+
 def test_inline_script_and_stylesheet_are_allowed_by_their_hashes_alone(built_site: Path) -> None:
     """js/first-frames.js and css/site.css are inlined into <head>; the CSP names their
     SHA-256, so any other inline script or style stays blocked; neither is served twice."""

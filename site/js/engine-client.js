@@ -13,7 +13,6 @@
 // request does not name them as held, and they are most of an answer's size.
 
 import { initialLife, life } from "./engine-life.js";
-import { warmPageModules } from "./page-code-cache.js";
 import { MSG } from "./protocol.js";
 
 // answer.js (and the tables it reads) is needed only once Python answers, seconds later;
@@ -238,7 +237,12 @@ export class EngineClient {
         this.dispatch({ type: "failed", reason: message.error.message });
         break;
       case MSG.WARMED:
-        warmPageModules(this.runtime.pageModules ?? []);
+        // Imported when first needed, after the first visit's snapshot: imported statically
+        // it (and its two imports) would hold back engine-start.js like answer.js would.
+        import("./page-code-cache.js").then(
+          ({ warmPageModules }) => warmPageModules(this.runtime.pageModules ?? []),
+          () => {}, // not loaded (offline, say): the next visit compiles, as without it
+        );
         break;
     }
   }
