@@ -1,9 +1,9 @@
 // Starts Python as early as the page allows, and owns the page's one EngineClient.
 //
-// index.html loads this module async, ahead of main.js: it needs only two small modules
-// and the runtime paths from <head>, so it runs as soon as it arrives, while main.js
-// still waits for its dozen and the end of parsing. Python's worker is created right
-// after the page's first frame and prepares (its own script, Pyodide's loader, a saved
+// index.html loads this module async, ahead of main.js: it needs only the few modules
+// <head> preloads and the runtime paths there, so it runs as soon as they arrive, while
+// main.js still waits for its dozens and the end of parsing. Python's worker is created
+// right after the page's first frame and prepares (its own script, Pyodide's loader, a saved
 // snapshot) while the rest of the page's scripts arrive. The boot itself, the heavy
 // part, starts when main.js has set the page up (bootPython below), so it never
 // competes with that. main.js subscribes to the engine's status when it is ready
@@ -55,4 +55,7 @@ export function afterNextFrame(/** @type {() => void} */ step) {
   setTimeout(step, 250);
 }
 
-afterNextFrame(startWorker);
+// After the page's first frame, so that creating the worker never delays it; at once
+// when that frame is drawn already (on a slow link, this module arrives after it).
+if (performance.getEntriesByType("paint").length > 0) startWorker();
+else afterNextFrame(startWorker);
