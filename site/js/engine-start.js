@@ -3,9 +3,9 @@
 // index.html loads this module async, ahead of main.js: it needs only the few modules
 // <head> preloads and the runtime paths there, so it runs as soon as they arrive, while
 // main.js still waits for its dozens and the end of parsing. Python's worker is created
-// right after the page's first frame and prepares (its own script, Pyodide's loader, a saved
-// snapshot) while the rest of the page's scripts arrive. The boot itself, the heavy
-// part, starts when main.js has set the page up (bootPython below), so it never
+// right after the page's first frame and prepares (its own script, Pyodide's loader, a
+// saved snapshot) while the rest of the page's scripts arrive. The boot itself, the
+// heavy part, starts when main.js has set the page up (bootPython below), so it never
 // competes with that. main.js subscribes to the engine's status when it is ready
 // (EngineClient.listen replays the latest one).
 
@@ -28,12 +28,21 @@ export const engine = new EngineClient(runtime);
 // The page's modules, asked for all at once: main.js would find them level by level of
 // its imports, one round trip each (over the network on a first visit, through the
 // service worker on a repeat one), while the page waits for them before it can set up.
-for (const href of runtime.warmModules ?? []) {
-  const link = document.createElement("link");
-  link.rel = "modulepreload";
-  link.href = href;
-  document.head.append(link);
+// A few per task: asking for a module holds the main thread about a millisecond (five
+// on a slow phone), and this module runs while the first frames are still being drawn.
+const PRELOADS_PER_TASK = 4;
+
+/** @param {string[]} hrefs */
+function preload(hrefs) {
+  for (const href of hrefs.slice(0, PRELOADS_PER_TASK)) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = href;
+    document.head.append(link);
+  }
+  if (hrefs.length > PRELOADS_PER_TASK) setTimeout(() => preload(hrefs.slice(PRELOADS_PER_TASK)), 0);
 }
+preload(runtime.warmModules ?? []);
 
 function startWorker() {
   if (engine.state !== "prerendered") return; // started already (or failed to start)
