@@ -85,11 +85,11 @@ INLINE_STYLE = SITE / "css" / "site.css"
 
 # The modules whose loading decides when Python's downloads start, preloaded from
 # <head>: engine-start.js's imports (it creates Python's worker, and runs only once all
-# of them are in), then the worker's (it starts the downloads once it has them). A
-# module loader finds imports one level at a time, one round trip each on a slow link;
-# preloaded, both graphs are asked for at once. The page's other modules are not listed:
-# each preload costs the parser a few milliseconds, and engine-start.js asks for them.
-EARLY_ENTRIES = ("engine-start.js", "engine-worker.js")
+# of them are in; it has a <script> of its own), then the worker's script and its
+# imports (it starts the downloads once it has them). A module loader finds imports one
+# level at a time, one round trip each on a slow link; preloaded, both graphs are asked
+# for at once. The page's other modules are not listed: each preload costs the parser a
+# few milliseconds, and engine-start.js asks for them.
 # `import … from "./x.js";`, `import "./x.js";` and `export … from "./x.js";` at the
 # start of a line, as the site's modules write them; import() loads later, on its own.
 STATIC_IMPORT = re.compile(r'^(?:import\s*|(?:import|export)\b[^;"]*?\bfrom\s*)"(\.{1,2}/[^"]+)"\s*;', re.MULTILINE)
@@ -110,14 +110,9 @@ def static_imports(entry: Path) -> list[Path]:
 
 
 def early_modules(js: Path) -> list[str]:
-    """The page's modulepreload list: EARLY_ENTRIES' static import graphs, as paths from the page."""
-    modules: list[str] = []
-    for entry in EARLY_ENTRIES:
-        for module in static_imports(js / entry):
-            path = module.relative_to(js.parent.resolve()).as_posix()
-            if path not in modules and module.name != "engine-start.js":  # a <script> of its own
-                modules.append(path)
-    return modules
+    """The page's modulepreload list (see above), as paths from the page."""
+    modules = static_imports(js / "engine-start.js")[1:] + static_imports(js / "engine-worker.js")
+    return list(dict.fromkeys(module.relative_to(js.parent.resolve()).as_posix() for module in modules))
 
 
 def inline_source(text: str) -> str:
