@@ -18,6 +18,7 @@ import functools
 import hashlib
 import http.server
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import uuid
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -55,8 +57,16 @@ PYODIDE_WASM = "pyodide.asm.wasm"
 # whole, so the whole library shares one window. Higher levels gain next to nothing.
 ZSTD_LEVEL = 19
 
+# The modules loaded by name: index.html's two scripts and Python's worker (which
+# engine-client.js creates from its URL). The build bundles each, with what it imports,
+# under its own name; code two of them share goes into chunks of its own (js/chunk-*.js).
+ENTRY_MODULES = ("engine-start.js", "main.js", "engine-worker.js")
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_modules
+
 # Page modules that use the DOM as they load (so no worker may import them), and the
-# worker's own script (which the warm-up loads as its script): see "warmModules" below.
+# worker's own script (which the warm-up loads as its script): a bundled file holding any
+# of them is left out of "warmModules" below.
 LOADED_WITH_DOM = {"main.js", "engine-start.js", "engine-worker.js"}
 
 # Generated from engine/fields.py: the page's copy of the tables (the build writes a
@@ -83,36 +93,17 @@ INLINE_SCRIPT = SITE / "js" / "first-frames.js"
 INLINE_STYLE = SITE / "css" / "site.css"
 
 
-# The modules whose loading decides when Python's downloads start, preloaded from
-# <head>: engine-start.js's imports (it creates Python's worker, and runs only once all
-# of them are in; it has a <script> of its own), then the worker's script and its
-# imports (it starts the downloads once it has them). A module loader finds imports one
-# level at a time, one round trip each on a slow link; preloaded, both graphs are asked
-# for at once. The page's other modules are not listed: each preload costs the parser a
-# few milliseconds, and engine-start.js asks for them.
-# `import … from "./x.js";`, `import "./x.js";` and `export … from "./x.js";` at the
-# start of a line, as the site's modules write them; import() loads later, on its own.
-STATIC_IMPORT = re.compile(r'^(?:import\s*|(?:import|export)\b[^;"]*?\bfrom\s*)"(\.{1,2}/[^"]+)"\s*;', re.MULTILINE)
+# The files whose loading decides when Python's downloads start, preloaded from <head>:
+# engine-start.js's imports (it creates Python's worker, and runs only once all of them
+# are in; it has a <script> of its own), then the worker's script and its imports (it
+# starts the downloads once it has them). A module loader finds imports one level at a
+# time, one round trip each on a slow link; preloaded, they are asked for at once.
 
 
-def static_imports(entry: Path) -> list[Path]:
-    """entry and the modules it imports statically, directly or not, in the order found."""
-    found = [entry.resolve()]
-    for module in found:  # grows while read: breadth first
-        source = module.read_text(encoding="utf-8")
-        for specifier in STATIC_IMPORT.findall(source):
-            imported = (module.parent / specifier).resolve()
-            if not imported.is_file():
-                raise BuildError(f"{module} imports {specifier}, which does not exist")
-            if imported not in found:
-                found.append(imported)
-    return found
-
-
-def early_modules(js: Path) -> list[str]:
+def early_modules(bundle: Bundle) -> list[str]:
     """The page's modulepreload list (see above), as paths from the page."""
-    modules = static_imports(js / "engine-start.js")[1:] + static_imports(js / "engine-worker.js")
-    return list(dict.fromkeys(module.relative_to(js.parent.resolve()).as_posix() for module in modules))
+    modules = bundle.static_imports("js/engine-start.js")[1:] + bundle.static_imports("js/engine-worker.js")
+    return list(dict.fromkeys(modules))
 
 
 def inline_source(text: str) -> str:
@@ -186,7 +177,7 @@ def build(
     chosen = (result["selected"] or result["ranked"] or [result["records"][0]["id"]])[0]
     fragments = prerender(store, result, labels, chosen)
     say("· page, scripts and styles")
-    copy_assets(out)
+    bundle = copy_assets(out)
     if cmi5:
         copy_cmi5_library(out / "js" / "vendor", out / "licenses")
     page_modules = sorted(rel(path, out) for path in (out / "js").rglob("*.js"))
@@ -203,7 +194,10 @@ def build(
         # once, and the worker imports them once more when the first visit is idle
         # (engine-worker.js, warmCodeCache): their first load out of the service worker's cache.
         "warmModules": [
-            path for path in page_modules if Path(path).name not in LOADED_WITH_DOM and "vendor" not in Path(path).parts
+            path
+            for path in page_modules
+            if path in bundle.holds
+            and not any(LOADED_WITH_DOM.intersection(bundle.holds[f]) for f in bundle.static_imports(path))
         ],
         # All of them, which the page then loads once more itself (page-code-cache.js), so
         # that a repeat visit finds their compiled code cached.
@@ -215,7 +209,9 @@ def build(
     }
     index = out / "index.html"
     lms = {"score": score, "cmi5": cmi5}
-    index.write_text(render_page(store, result, fragments, runtime, pyodide, lms), encoding="utf-8")
+    index.write_text(
+        render_page(store, result, fragments, runtime, pyodide, early_modules(bundle), lms), encoding="utf-8"
+    )
     say("· service worker for offline use")
     build_id = write_service_worker(out)
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in out.rglob('*') if f.is_file()) / 1e6:.1f} MB")
@@ -370,10 +366,108 @@ def prerender(store: Any, result: Any, labels: dict[str, str], chosen: str) -> d
     return output
 
 
-def copy_assets(out: Path) -> None:
-    shutil.copytree(SITE / "js", out / "js", ignore=shutil.ignore_patterns(INLINE_SCRIPT.name))  # inlined
-    (out / "js" / TABLES_JS.name).write_text(tables_js(), encoding="utf-8")
+def copy_assets(out: Path) -> Bundle:
+    """The page's scripts, bundled (see bundle_modules), and its icon."""
     shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
+    with tempfile.TemporaryDirectory() as scratch:
+        # The site's modules as they are, but for tables.js, generated afresh from the field table.
+        source = Path(scratch) / "site" / "js"
+        shutil.copytree(SITE / "js", source, ignore=shutil.ignore_patterns(INLINE_SCRIPT.name))  # inlined
+        (source / TABLES_JS.name).write_text(tables_js(), encoding="utf-8")
+        # Bundled beside the sources, then moved: chunks are named by a hash that also
+        # covers their paths, which then stay the same from one build to the next.
+        bundle = bundle_modules(source, Path(scratch) / "dist" / "js", worker_loadable(source))
+        shutil.copytree(Path(scratch) / "dist" / "js", out / "js")
+    # Dated when the page's code last changed, as a copied file would be (servers send the
+    # date as Last-Modified): Chromium keeps no compiled code for a script modified moments
+    # before it loads, so a site served right after its build would start without it.
+    changed = max(
+        path.stat().st_mtime for path in [*(SITE / "js").rglob("*.js"), Path(engine.__file__).parent / "fields.py"]
+    )
+    for path in (out / "js").rglob("*.js"):
+        os.utime(path, (changed, changed))
+    return bundle
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """What esbuild wrote, from its metafile: for each file (a path from the page), the
+    files it imports statically, and the site modules it holds."""
+
+    imports: dict[str, list[str]]
+    holds: dict[str, list[str]]
+
+    def static_imports(self, entry: str) -> list[str]:
+        """entry and the files it imports statically, directly or not, breadth first."""
+        found = [entry]
+        for file in found:  # grows while read
+            found.extend(imported for imported in self.imports[file] if imported not in found)
+        return found
+
+
+def worker_loadable(source: Path) -> list[str]:
+    """The site's modules a worker can load: all but those in LOADED_WITH_DOM."""
+    modules = (p.relative_to(source).as_posix() for p in sorted(source.rglob("*.js")))
+    return [m for m in modules if m not in LOADED_WITH_DOM]
+
+
+def bundle_modules(source: Path, target: Path, worker_loadable: list[str]) -> Bundle:
+    """Bundle the modules in ``source`` into ``target``: each of ENTRY_MODULES under its own
+    name, with what it imports, and the code two of them share as chunks named by content.
+
+    The modules ``worker_loadable`` lists are kept out of the entries' own files, so that
+    Python's worker can load every chunk, and with it nearly all of the page's code, for
+    the code cache (see "warmModules" in build()): each is imported by one more entry,
+    generated for the purpose, whose file is then dropped.
+
+    A page of three dozen modules is three dozen requests, found one level of imports at a
+    time: on a slow link each level is a round trip, and each request holds a slow phone's
+    main thread for milliseconds. Not minified: the code stays readable in a browser's
+    developer tools as it is, each module's part headed by its file name, with no source
+    map to fetch (minifying would save some 8 KB of gzip). Dynamic import() keeps its own
+    chunk, loaded when it runs; ./vendor/ (the cmi5 library of a --cmi5 build) is left to
+    be loaded as it is.
+    """
+    if not ESBUILD.exists():
+        raise BuildError("node_modules/esbuild is missing: run `npm ci` first")
+    loadable = source / LOADABLE_ENTRY
+    loadable.write_text("".join(f'import "./{module}";\n' for module in worker_loadable), encoding="utf-8")
+    with tempfile.TemporaryDirectory() as scratch:
+        metafile = Path(scratch) / "meta.json"
+        command = [
+            str(ESBUILD),
+            *ENTRY_MODULES,
+            LOADABLE_ENTRY,
+            "--bundle",
+            "--splitting",
+            "--format=esm",
+            f"--outdir={target}",
+            "--chunk-names=chunk-[hash]",
+            "--external:./vendor/*",
+            "--charset=utf8",
+            "--log-level=error",
+            f"--metafile={metafile}",
+        ]
+        try:
+            subprocess.run(command, cwd=source, capture_output=True, text=True, check=True)
+        except subprocess.CalledProcessError as error:
+            raise BuildError(f"bundling the page's modules failed:\n{error.stderr.strip()}") from None
+        outputs = json.loads(metafile.read_text(encoding="utf-8"))["outputs"]
+    loadable.unlink()
+    (target / LOADABLE_ENTRY).unlink()  # imported by nothing
+
+    def from_page(path: str) -> str:
+        return (source / path).resolve().relative_to(target.parent.resolve()).as_posix()
+
+    imports: dict[str, list[str]] = {}
+    holds: dict[str, list[str]] = {}
+    for path, output in outputs.items():
+        if output.get("entryPoint") == LOADABLE_ENTRY:
+            continue
+        name = from_page(path)
+        imports[name] = [from_page(i["path"]) for i in output["imports"] if i["kind"] == "import-statement"]
+        holds[name] = list(output["inputs"])
+    return Bundle(imports, holds)
 
 
 def script_json(value: Any) -> Markup:
@@ -388,6 +482,7 @@ def render_page(
     fragments: dict[str, str],
     runtime: dict[str, Any],
     pyodide: dict[str, str],
+    early: list[str],
     lms: dict[str, bool] | None = None,
 ) -> str:
     fields = field_rows()
@@ -430,7 +525,7 @@ def render_page(
         page_size=fragments["pageSize"],
         boot_json=script_json(boot),
         runtime_json=script_json(runtime),
-        early_modules=early_modules(SITE / "js"),
+        early_modules=early,
         engine_version=engine.__version__,
         pyodide_version=pyodide["version"],
         pyodide_python=pyodide["python"],

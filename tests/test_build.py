@@ -79,42 +79,84 @@ def test_page_is_prerendered_with_the_default_result(built_site: Path) -> None:
     assert "Content-Security-Policy" in html and "'unsafe-inline'" not in html
 
 
-def test_static_imports_follow_every_static_form_and_nothing_else(tmp_path: Path) -> None:
-    """A module's graph: import lists over several lines, bare imports and re-exports, breadth
-    first and each once; no dynamic import(), comment or string that only names a module."""
-    (tmp_path / "sub").mkdir()
-    files = {
-        "a.js": 'import {\n  one,\n  two,\n} from "./b.js";\nimport "./c.js";\nexport { three } from "./sub/d.js";\n'
-        '// import { four } from "./commented.js";\nconst later = import("./dynamic.js");\nconst path = "./string.js";\n',
-        "b.js": 'import { five } from "./sub/d.js";\nexport const one = 1, two = 2;\n',
-        "c.js": "self.seen = true;\n",
-        "sub/d.js": 'import * as b from "../b.js";\nexport const three = 3, five = 5;\n',
-    }
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    found = build.static_imports(tmp_path / "a.js")
-    assert [p.relative_to(tmp_path.resolve()).as_posix() for p in found] == ["a.js", "b.js", "c.js", "sub/d.js"]
-    (tmp_path / "c.js").write_text('import "./gone.js";\n', encoding="utf-8")
-    with pytest.raises(build.BuildError, match=r"c\.js imports \./gone\.js, which does not exist"):
-        build.static_imports(tmp_path / "a.js")
+# A static import in esbuild's output, read here independently of the build's metafile:
+# `import {…} from "./x.js";` (the list may span lines) and `import "./x.js";`.
+BUILT_IMPORT = re.compile(r'^import\s*(?:[^;"]*?\bfrom\s*)?"(\./[^"]+)";', re.MULTILINE)
+
+
+def built_graph(site: Path, entry: str) -> list[str]:
+    """entry and the files it imports statically in the built site, breadth first."""
+    found = [entry]
+    for file in found:
+        text = (site / file).read_text(encoding="utf-8")
+        for specifier in BUILT_IMPORT.findall(text):
+            imported = (Path(file).parent / specifier).as_posix()
+            assert (site / imported).is_file(), f"{file} imports {specifier}, which is not in the site"
+            if imported not in found:
+                found.append(imported)
+    return found
+
+
+def runtime_paths(site: Path) -> dict:
+    html = (site / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="runtime">(.*?)</script>', html, re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_the_pages_modules_are_bundled_into_a_few_files(built_site: Path) -> None:
+    """The page's three entry scripts keep their names; every site module it imports is in
+    exactly one bundled file, with the shared code in content-named chunks; nothing else."""
+    js = built_site / "js"
+    files = sorted(p.name for p in js.iterdir())
+    assert {"engine-start.js", "main.js", "engine-worker.js"} <= set(files)
+    chunks = [f for f in files if f not in ("engine-start.js", "main.js", "engine-worker.js")]
+    assert chunks and all(re.fullmatch(r"chunk-[A-Z0-9]{8}\.js", f) for f in chunks), files
+    site = {p.relative_to(build.SITE / "js").as_posix() for p in (build.SITE / "js").rglob("*.js")}
+    assert len(files) <= len(site) // 2
+    # esbuild heads each module's code with its path: each module in one file, and every
+    # one the page reaches (types.js holds type definitions alone; first-frames.js is inlined).
+    holders: dict[str, set[str]] = {}
+    for f in files:
+        for module in re.findall(r"^// (\S+\.js)$", (js / f).read_text(encoding="utf-8"), re.M):
+            holders.setdefault(module, set()).add(f)
+    assert [m for m, held_in in holders.items() if len(held_in) > 1] == []
+    assert set(holders) == site - {"first-frames.js", "types.js"}
+    # Only what the page loads: every chunk is reached from an entry, statically or by import().
+    mentioned = "".join((js / f).read_text(encoding="utf-8") for f in ("main.js", "engine-worker.js", *chunks))
+    assert all(f'"./{chunk}"' in mentioned for chunk in chunks)
 
 
 def test_page_preloads_what_pythons_worker_waits_for(built_site: Path) -> None:
-    """The modules engine-start.js and the worker import are preloaded from <head>: the worker
+    """The files engine-start.js and the worker import are preloaded from <head>: the worker
     is created, and starts the downloads, only once they are all in."""
     head = (built_site / "index.html").read_text(encoding="utf-8").split("</head>")[0]
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)
-    js = built_site / "js"
-    wanted = [
-        p.relative_to(built_site.resolve()).as_posix()
-        for entry in ("engine-start.js", "engine-worker.js")
-        for p in build.static_imports(js / entry)
-    ]
-    assert set(preloaded) == set(wanted) - {"js/engine-start.js"}
-    assert {"js/engine-client.js", "js/engine-worker.js", "js/early-fetch.js", "js/protocol.js"} <= set(preloaded)
+    wanted = built_graph(built_site, "js/engine-start.js")[1:] + built_graph(built_site, "js/engine-worker.js")
+    assert set(preloaded) == set(wanted) and "js/engine-worker.js" in preloaded
     assert len(preloaded) == len(set(preloaded))
     # Asked for before main.js, whose larger graph would otherwise take the connections first.
     assert head.index('src="js/engine-start.js"') < head.index("modulepreload") < head.index('src="js/main.js"')
+
+
+def test_the_files_pythons_worker_warms_load_without_a_dom(built_site: Path) -> None:
+    """warmModules: every bundled file but those holding DOM code as they load (main.js,
+    engine-start.js and what it shares with main.js), which a worker cannot import. Node has
+    no DOM either: each loads there, and the page's own scripts do not."""
+    warm = runtime_paths(built_site)["warmModules"]
+    everything = sorted(f"js/{p.name}" for p in (built_site / "js").glob("*.js"))
+    assert warm and set(warm) < set(everything) and "js/main.js" not in warm
+
+    def loads_in_node(file: str) -> bool:
+        script = f"await import({json.dumps((built_site / file).as_uri())});"
+        return subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True).returncode == 0
+
+    assert [f for f in warm if not loads_in_node(f)] == []
+    # Only the code that runs as the page or the worker loads is left out: a few KB of it.
+    size = {f: (built_site / f).stat().st_size for f in everything}
+    assert sum(size[f] for f in everything if f not in warm and f != "js/engine-worker.js") < 8_000
+    assert not loads_in_node("js/main.js") and not loads_in_node("js/engine-start.js")
+    assert [f for f in everything if f not in warm and f != "js/engine-worker.js" and loads_in_node(f)] == []
 
 
 def test_inline_script_and_stylesheet_are_allowed_by_their_hashes_alone(built_site: Path) -> None:

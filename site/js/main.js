@@ -67,11 +67,26 @@ function inTaskOfItsOwn(step) {
   channel.port2.postMessage(null);
 }
 
+/** Run step once a fresh visit's first frames have drawn the whole page (first-frames.js
+ * ends its steps by removing data-first-frames), at once when there are none. The page's
+ * scripts can be in before those frames are drawn, and each task of its set-up would
+ * then hold the next frame back. @param {() => void} step */
+function afterFirstFrames(step) {
+  const root = document.documentElement;
+  if (!root.hasAttribute("data-first-frames")) return step();
+  const watch = new MutationObserver(() => {
+    if (root.hasAttribute("data-first-frames")) return;
+    watch.disconnect();
+    step();
+  });
+  watch.observe(root, { attributes: true, attributeFilter: ["data-first-frames"] });
+}
+
 // This module runs in the task where the parser finishes, which also holds Chromium's
-// own end-of-parsing work (style-and-layout checks across the form controls). The page
-// reads its state, sets its panels up and shows its start each in a task of its own, so
-// the four do not add up to one long task.
-inTaskOfItsOwn(() => {
+// own end-of-parsing work (style-and-layout checks across the form controls). Once the
+// first frames are drawn, the page reads its state, sets its panels up and shows its
+// start each in a task of its own, so the four do not add up to one long task.
+afterFirstFrames(() => inTaskOfItsOwn(() => {
   const read = readState();
   inTaskOfItsOwn(() => {
     const page = setUp(read);
@@ -84,4 +99,4 @@ inTaskOfItsOwn(() => {
       afterNextFrame(bootPython);
     });
   });
-});
+}));

@@ -58,9 +58,9 @@
  * @property {string} engineBytecodeURL  the engine's .pyc files, compiled by this Pyodide
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
  * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
- * @property {string[]} warmModules  the page's modules that load without a DOM: engine-start.js preloads
- *   them, engine-worker.js's warmCodeCache imports them once more
- * @property {string[]} pageModules  all the page's modules: page-code-cache.js loads them once more
+ * @property {string[]} warmModules  the page's script files (build.py bundles the modules) that load
+ *   without a DOM: engine-start.js preloads them, engine-worker.js's warmCodeCache imports them once more
+ * @property {string[]} pageModules  all the page's script files: page-code-cache.js loads them once more
  */
 
 export const MSG = Object.freeze({
