@@ -411,14 +411,9 @@ def worker_loadable(source: Path) -> list[str]:
     return [m for m in modules if m not in LOADED_WITH_DOM]
 
 
-def bundle_modules(source: Path, target: Path, worker_loadable: list[str]) -> Bundle:
+def bundle_modules(source: Path, target: Path, loadable_modules: list[str]) -> Bundle:
     """Bundle the modules in ``source`` into ``target``: each of ENTRY_MODULES under its own
     name, with what it imports, and the code two of them share as chunks named by content.
-
-    The modules ``worker_loadable`` lists are kept out of the entries' own files, so that
-    Python's worker can load every chunk, and with it nearly all of the page's code, for
-    the code cache (see "warmModules" in build()): each is imported by one more entry,
-    generated for the purpose, whose file is then dropped.
 
     A page of three dozen modules is three dozen requests, found one level of imports at a
     time: on a slow link each level is a round trip, and each request holds a slow phone's
@@ -427,11 +422,16 @@ def bundle_modules(source: Path, target: Path, worker_loadable: list[str]) -> Bu
     map to fetch (minifying would save some 8 KB of gzip). Dynamic import() keeps its own
     chunk, loaded when it runs; ./vendor/ (the cmi5 library of a --cmi5 build) is left to
     be loaded as it is.
+
+    The ``loadable_modules`` are kept out of the entries' own files, so that Python's
+    worker can load every chunk, and with it nearly all of the page's code, for the code
+    cache (see "warmModules" in build()): each is imported by one more entry, generated
+    for the purpose, whose file is then dropped.
     """
     if not ESBUILD.exists():
         raise BuildError("node_modules/esbuild is missing: run `npm ci` first")
     loadable = source / LOADABLE_ENTRY
-    loadable.write_text("".join(f'import "./{module}";\n' for module in worker_loadable), encoding="utf-8")
+    loadable.write_text("".join(f'import "./{module}";\n' for module in loadable_modules), encoding="utf-8")
     with tempfile.TemporaryDirectory() as scratch:
         metafile = Path(scratch) / "meta.json"
         command = [
