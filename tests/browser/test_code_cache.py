@@ -105,10 +105,8 @@ def test_the_first_repeat_visit_finds_the_pages_modules_compiled(
     assert not console.unexpected(), "\n".join(console.unexpected())
 
     # The page's thread compiled most of its script files on this visit (the rest it only
-    # preloads later), the page's code among them, nearly all of it from the cache.
-    # Chromium may still compile a small file from its source as it streams in (seen for
-    # tables.js when an import asks for it before its preload does). Without the page's
-    # second load, none came from it.
+    # preloads later), the page's code among them, and took nearly all of it, by size,
+    # from the cache. Without the page's second load, none came from it.
     chars = {path: len((built_site / path.lstrip("/")).read_text(encoding="utf-8")) for path in warmed}
     mine = {path: size for path, size in compiled.items() if path in warmed}
     assert len(mine) >= len(warmed) // 2 and max(warmed, key=chars.__getitem__) in mine, sorted(compiled)
