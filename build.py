@@ -64,10 +64,10 @@ ENTRY_MODULES = ("engine-start.js", "main.js", "engine-worker.js")
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_modules
 
-# Page modules that use the DOM as they load (so no worker may import them), and the
-# worker's own script (which the warm-up loads as its script): a bundled file holding any
-# of them is left out of "warmModules" below.
-LOADED_WITH_DOM = {"main.js", "engine-start.js", "engine-worker.js"}
+# The modules no worker may import: index.html's two scripts use the DOM as they load,
+# and the worker's own script is loaded by the warm-up as its script. A bundled file
+# holding any of them is left out of "warmModules" below.
+LOADED_WITH_DOM = set(ENTRY_MODULES)
 
 # Generated from engine/fields.py: the page's copy of the tables (the build writes a
 # fresh one into dist/js) and the policy section of the store schema, for editors.
@@ -93,15 +93,13 @@ INLINE_SCRIPT = SITE / "js" / "first-frames.js"
 INLINE_STYLE = SITE / "css" / "site.css"
 
 
-# The files whose loading decides when Python's downloads start, preloaded from <head>:
-# engine-start.js's imports (it creates Python's worker, and runs only once all of them
-# are in; it has a <script> of its own), then the worker's script and its imports (it
-# starts the downloads once it has them). A module loader finds imports one level at a
-# time, one round trip each on a slow link; preloaded, they are asked for at once.
-
-
 def early_modules(bundle: Bundle) -> list[str]:
-    """The page's modulepreload list (see above), as paths from the page."""
+    """The page's modulepreload list, as paths from the page: the files whose loading
+    decides when Python's downloads start. engine-start.js's imports (it creates Python's
+    worker, and runs only once all of them are in; it has a <script> of its own), then the
+    worker's script and its imports (it starts the downloads once it has them). A module
+    loader finds imports one level at a time, one round trip each on a slow link;
+    preloaded, they are asked for at once."""
     modules = bundle.static_imports("js/engine-start.js")[1:] + bundle.static_imports("js/engine-worker.js")
     return list(dict.fromkeys(modules))
 
