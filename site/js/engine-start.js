@@ -1,8 +1,8 @@
 // Starts Python as early as the page allows, and owns the page's one EngineClient.
 //
-// index.html loads this module async, ahead of main.js: it needs only the few modules
+// index.html loads this module async, ahead of main.js: it needs only the few files
 // <head> preloads and the runtime paths there, so it runs as soon as they arrive, while
-// main.js still waits for its dozens and the end of parsing. Python's worker is created
+// main.js still waits for the page's code and the end of parsing. Python's worker is created
 // right after the page's first frame and prepares (its own script, Pyodide's loader, a
 // saved snapshot) while the rest of the page's scripts arrive. The boot itself, the
 // heavy part, starts when main.js has set the page up (bootPython below), so it never
