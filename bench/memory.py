@@ -44,7 +44,11 @@ after 2 s), so the browser's own renderer start-up is left out. Per visit:
   minute after the page loaded;
 * settled: IDLE_S after ready;
 * idle_peak: the largest sums between ready and settled: the building of what is kept
-  for later shows here.
+  for later shows here;
+* service_worker_at_settled: whether a service worker thread was still running in those
+  processes at settled. Chromium stops an idle service worker 30 s after its last
+  event, and the workbench's gets events after ready (it precaches the site once Python
+  is ready, then serves the page's code-cache warm-up), so it is usually still there.
 
 A first visit, then (unless --first-only) a repeat visit: a reload in the same browser,
 measured the same way against the same blank-tab figure (the workbench restores Python
@@ -168,6 +172,19 @@ def private_bytes(pid: int) -> int:
     )
 
 
+def service_worker_running(pids: list[int]) -> bool:
+    """Whether one of these processes runs a service worker now: Chromium names the
+    thread of each it starts "ServiceWorker thread" (cut to 15 characters by Linux)."""
+    for pid in pids:
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:  # the process ended meanwhile
+            continue
+        if any((_read(f"/proc/{pid}/task/{task}/comm") or "").startswith("ServiceWorker") for task in tasks):
+            return True
+    return False
+
+
 # Each kind of figure and how one process's is read; the targets are judged on the first.
 KINDS: dict[str, Callable[[int], int]] = {"footprint": footprint_bytes, "private": private_bytes, "rss": rss_bytes}
 JUDGED = "footprint"
@@ -257,11 +274,13 @@ def measure_visit(
     time.sleep(max(0.0, answered_at + idle_s - time.monotonic()))
     idle_peak = sampler.take_peak()
     settled = sampler.now()
+    service_worker = service_worker_running(renderers(sampler.browser))
     figures: dict[str, Any] = {"answered_s": round(ready_s, 2)}
     points = {"boot_peak": boot_peak, "ready": ready, "reading": reading, "idle_peak": idle_peak, "settled": settled}
     for point, value in points.items():
         for kind in KINDS:
             figures[f"{point}_{kind}"] = mb(value[kind] - blank[kind])
+    figures["service_worker_at_settled"] = service_worker
     figures["python_boot"] = browser.evaluate("document.documentElement.dataset.pythonBoot ?? null")
     return figures
 
@@ -347,7 +366,13 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"run {i + 1}/{args.runs} {name}: {json.dumps(run[name])}", file=sys.stderr)
                 runs.append(run)
     summary = {
-        name: {visit: {f: spread([run[name][visit][f] for run in runs]) for f in FIGURES} for visit in visits}
+        name: {
+            visit: {
+                **{f: spread([run[name][visit][f] for run in runs]) for f in FIGURES},
+                "service_worker_at_settled": f"{sum(run[name][visit]['service_worker_at_settled'] for run in runs)}/{len(runs)} runs",
+            }
+            for visit in visits
+        }
         for name in PAGES
     }
     report = {

@@ -45,6 +45,10 @@ records, with navigation start as 0:
   [start, duration] up to Python's first answer being shown; longest_task_ms /
   longest_task_cause are the longest of them, attributed with Long Animation Frames:
   script time by invoker, and the time its frame spent rendering (style, layout, paint).
+* empty_longest_task_ms: the same for an empty document (a title, nothing else) loaded
+  after the two pages in the same way, from the same server: the floor under
+  longest_task_ms. Chromium's own start of a fresh renderer's first document is one
+  task, and at low_end's 4× CPU that task alone often passes 50 ms.
 * update_median_ms / update_p90_ms: 50 changes of "Context word budget" through the
   control, alternating between the default and 20 words less (or more). After each, wait for #experiment's
   data-shown-policy to carry the new budget (a MutationObserver in the page, not
@@ -96,6 +100,11 @@ LONG_TASK_MS = 50
 UPDATES = 50
 BUDGET_STEP = 20  # words between the two budgets the updates alternate
 STORE_RECORDS = len(json.loads(build.DEFAULT_STORE.read_text(encoding="utf-8"))["records"])
+
+# The floor of the long-task figure: a document with nothing in it, served and loaded as
+# the workbench is.
+EMPTY_HTML = '<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Empty page</title></html>\n'
+EMPTY_SETTLE_MS = 2000
 
 TARGET_TABLE_MS = 300
 TARGET_UPDATE_P90_MS = 17
@@ -373,6 +382,27 @@ def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled
         context.close()
 
 
+def empty_page_longest_task(browser: Browser, url: str, profile: Profile) -> float:
+    """The longest main-thread task of EMPTY_HTML in a fresh context, in ms (0: none over 50 ms).
+
+    Loaded as the workbench is (the same observers, emulation and server), it shows
+    what Chromium's own work costs any page in this profile: a fresh renderer starting
+    its first document.
+    """
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.add_init_script(init_script())
+        page = context.new_page()
+        emulate(context, page, profile)
+        page.goto(url)
+        # Loaded and EMPTY_SETTLE_MS in: long past its few tasks (the observer is buffered).
+        wait_in_page(page, f"document.readyState === 'complete' && performance.now() > {EMPTY_SETTLE_MS}")
+        tasks = page.evaluate("() => window.__bench.longTasks")
+        return ms(max((length for _, length in tasks), default=0))
+    finally:
+        context.close()
+
+
 def body_bytes(server: PagesServer) -> int:
     """Response bytes (bodies, as sent: gzip where it applies) since the last call."""
     return sum(served.body_bytes for served in server.take_log())
@@ -412,7 +442,7 @@ def with_target(values: list[float], target: float, label: str, digits: int = 1)
 
 
 DOWNLOAD_FIGURES = ("bytes", "stock_bytes", "download_floor_ms", "floor_vs_stock")
-HEADLINE = ("table_paint_ms", "longest_task_ms", "update_p90_ms", "ready_ms", "ready_vs_stock")
+HEADLINE = ("table_paint_ms", "longest_task_ms", "empty_longest_task_ms", "update_p90_ms", "ready_ms", "ready_vs_stock")
 
 
 def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
@@ -439,6 +469,7 @@ def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
         "python_worker_ms": spread(figure("python_worker_ms")),
         "python_start_ms": spread(figure("python_start_ms")),
         "longest_task_ms": with_target(figure("longest_task_ms"), 0, no_long_task),
+        "empty_longest_task_ms": with_target(figure("empty_longest_task_ms"), 0, no_long_task + ", an empty page"),
         "longest_task_before_python_ms": spread(figure("longest_task_before_python_ms")),
         "longest_boot_task_ms": with_target(figure("longest_boot_task_ms"), 0, no_long_task + " while booting"),
         "update_median_ms": spread(figure("update_median_ms")),
@@ -459,6 +490,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch, sync_playwright() as playwright:
         root = Path(scratch)
         build_pages(root)
+        (root / "empty").mkdir()
+        (root / "empty" / "index.html").write_text(EMPTY_HTML, encoding="utf-8")
         browser = launch(playwright)
         with StaticServer(root) as plain, PagesServer(root) as pages:
             for i in range(args.runs):
@@ -474,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
                     if not i % 2:
                         stock = stock_ready(browser, f"{base}stock/", profile)
                         stock_bytes = body_bytes(pages)
+                    run["empty_longest_task_ms"] = empty_page_longest_task(browser, f"{base}empty/", profile)
                     run["stock_ready_ms"] = stock
                     run["ready_vs_stock"] = round(run["ready_ms"] / stock, 3)
                     if profile.network is not None:
