@@ -23,6 +23,7 @@ import { rememberedStore } from "./store-file.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */
 /** @typedef {import("./panels/context.js").Handlers} Handlers */
+/** @typedef {import("./page-core.js").Effect} Effect */
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
@@ -34,25 +35,43 @@ function readState() {
   return { boot, ...initialState({ boot, remembered: rememberedStore(), search: location.search, notes: loadNotebook() }) };
 }
 
-/** Set every panel up from one context; the page performs effects through them. @param {ReturnType<typeof readState>} read */
-function setUp({ boot, state }) {
+/**
+ * Set every panel up from one context, each in a task of its own, then call ready with
+ * the page, which performs effects through the panels. The controls answer input from
+ * their own set-up on: an effect whose panel is not set up yet waits, with every effect
+ * after it, until all are. @param {ReturnType<typeof readState>} read @param {(page: ReturnType<typeof createPage>) => void} ready
+ */
+function setUp({ boot, state }, ready) {
   /** @type {Handlers} each effect's performer, from the panel that owns it */
   const handlers = {};
+  /** @type {Effect[] | null} effects waiting for their panels; null once all are set up */
+  let waiting = [];
+  const perform = (/** @type {Effect} */ effect) => {
+    const performer = handlers[effect.type];
+    if (!performer) throw new Error(`No panel performs the effect ${effect.type}`);
+    performer(effect);
+  };
   const page = createPage(state, (effect) => {
-    const perform = handlers[effect.type];
-    if (!perform) throw new Error(`No panel performs the effect ${effect.type}`);
-    perform(effect);
+    if (waiting && (waiting.length > 0 || !handlers[effect.type])) waiting.push(effect);
+    else perform(effect);
   });
   const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
   const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot });
-  for (const panel of PANELS) {
-    const owned = panel.setUp(context);
+  const next = (/** @type {number} */ index) => {
+    if (index === PANELS.length) {
+      const due = /** @type {Effect[]} */ (waiting);
+      waiting = null;
+      for (const effect of due) perform(effect);
+      return ready(page);
+    }
+    const owned = PANELS[index].setUp(context);
     for (const type of /** @type {(keyof Handlers)[]} */ (Object.keys(owned))) {
       if (handlers[type]) throw new Error(`Two panels perform the effect ${type}`);
       handlers[type] = owned[type];
     }
-  }
-  return page;
+    inTaskOfItsOwn(() => next(index + 1));
+  };
+  next(0);
 }
 
 /** Run a step in a task of its own, queued behind what is waiting. A message channel
@@ -84,19 +103,16 @@ function afterFirstFrames(step) {
 
 // This module runs in the task where the parser finishes, which also holds Chromium's
 // own end-of-parsing work (style-and-layout checks across the form controls). Once the
-// first frames are drawn, the page reads its state, sets its panels up and shows its
-// start each in a task of its own, so the four do not add up to one long task.
+// first frames are drawn, the page reads its state, sets up each of its panels and
+// shows its start each in a task of its own, so they do not add up to one long task.
 afterFirstFrames(() => inTaskOfItsOwn(() => {
   const read = readState();
-  inTaskOfItsOwn(() => {
-    const page = setUp(read);
-    inTaskOfItsOwn(() => {
-      page.dispatch({ type: "start", notices: read.notices });
-      // After the start: a status that arrived meanwhile is replayed now.
-      engine.listen((status) => page.dispatch({ type: "engine-status", status }));
-      // Python boots once the page has set itself up and drawn that, so its boot never
-      // shares the processor with the page's own start-up work.
-      afterNextFrame(bootPython);
-    });
-  });
+  inTaskOfItsOwn(() => setUp(read, (page) => inTaskOfItsOwn(() => {
+    page.dispatch({ type: "start", notices: read.notices });
+    // After the start: a status that arrived meanwhile is replayed now.
+    engine.listen((status) => page.dispatch({ type: "engine-status", status }));
+    // Python boots once the page has set itself up and drawn that, so its boot never
+    // shares the processor with the page's own start-up work.
+    afterNextFrame(bootPython);
+  })));
 }));
