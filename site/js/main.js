@@ -4,7 +4,7 @@
 
 import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { loadNotebook } from "./notes.js";
-import { createPage, initialState } from "./page-core.js";
+import { createPage, createPerformers, initialState } from "./page-core.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
@@ -22,8 +22,6 @@ import { Player } from "./player.js";
 import { rememberedStore } from "./store-file.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */
-/** @typedef {import("./panels/context.js").Handlers} Handlers */
-/** @typedef {import("./page-core.js").Effect} Effect */
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
@@ -38,37 +36,20 @@ function readState() {
 /**
  * Set every panel up from one context, each in a task of its own, then call ready with
  * the page, which performs effects through the panels. The controls answer input from
- * their own set-up on: an effect whose panel is not set up yet waits, with every effect
- * after it, until all are. @param {ReturnType<typeof readState>} read @param {(page: ReturnType<typeof createPage>) => void} ready
+ * their own set-up on; an effect asked for before its panel is set up waits for it
+ * (createPerformers). @param {ReturnType<typeof readState>} read @param {(page: ReturnType<typeof createPage>) => void} ready
  */
 function setUp({ boot, state }, ready) {
-  /** @type {Handlers} each effect's performer, from the panel that owns it */
-  const handlers = {};
-  /** @type {Effect[] | null} effects waiting for their panels; null once all are set up */
-  let waiting = [];
-  const perform = (/** @type {Effect} */ effect) => {
-    const performer = handlers[effect.type];
-    if (!performer) throw new Error(`No panel performs the effect ${effect.type}`);
-    performer(effect);
-  };
-  const page = createPage(state, (effect) => {
-    if (waiting && (waiting.length > 0 || !handlers[effect.type])) waiting.push(effect);
-    else perform(effect);
-  });
+  const performers = createPerformers();
+  const page = createPage(state, performers.perform);
   const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
   const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot });
   const next = (/** @type {number} */ index) => {
     if (index === PANELS.length) {
-      const due = /** @type {Effect[]} */ (waiting);
-      waiting = null;
-      for (const effect of due) perform(effect);
+      performers.ready();
       return ready(page);
     }
-    const owned = PANELS[index].setUp(context);
-    for (const type of /** @type {(keyof Handlers)[]} */ (Object.keys(owned))) {
-      if (handlers[type]) throw new Error(`Two panels perform the effect ${type}`);
-      handlers[type] = owned[type];
-    }
+    performers.add(PANELS[index].setUp(context));
     inTaskOfItsOwn(() => next(index + 1));
   };
   next(0);

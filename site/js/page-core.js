@@ -13,6 +13,7 @@ import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "
 /** @typedef {import("./state.js").Field} Field */
 /** @typedef {import("./share.js").ShareOptions} ShareOptions */
 /** @typedef {import("./notes.js").Notebook} Notebook */
+/** @typedef {import("./panels/context.js").Handlers} Handlers */
 
 // A running engine answers within a frame or two. Marking the views as pending (an
 // outline and a note on two large panels) costs a style and layout pass to set and
@@ -511,6 +512,45 @@ function switchStore(state, { store, custom, opened, at }) {
     if (!opened) effects.push({ type: "open-store" });
     return applyPolicy(next, policy, at, effects);
   });
+}
+
+/**
+ * The performers of the page's effects, each from the panel that owns it, added as the
+ * panels are set up one by one. Until ready(), an effect whose panel is not set up yet
+ * waits, and every effect after it waits too, so that effects are performed in the
+ * order asked; ready() performs them. Two panels performing one effect, or an effect no
+ * panel performs once all are set up, is a bug, and throws.
+ */
+export function createPerformers() {
+  /** @type {Handlers} */
+  const performers = {};
+  /** @type {Effect[] | null} null once every panel is set up */
+  let waiting = [];
+  const run = (/** @type {Effect} */ effect) => {
+    const performer = performers[effect.type];
+    if (!performer) throw new Error(`No panel performs the effect ${effect.type}`);
+    performer(effect);
+  };
+  return {
+    /** A panel's performers, as its setUp returned them. @param {Handlers} owned */
+    add(owned) {
+      for (const type of /** @type {Effect["type"][]} */ (Object.keys(owned))) {
+        if (performers[type]) throw new Error(`Two panels perform the effect ${type}`);
+        performers[type] = owned[type];
+      }
+    },
+    /** @param {Effect} effect */
+    perform(effect) {
+      if (waiting && (waiting.length > 0 || !performers[effect.type])) waiting.push(effect);
+      else run(effect);
+    },
+    /** Every panel is set up: perform what waited, in order. */
+    ready() {
+      const due = waiting ?? [];
+      waiting = null;
+      for (const effect of due) run(effect);
+    },
+  };
 }
 
 /**

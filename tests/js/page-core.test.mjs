@@ -1,10 +1,11 @@
 // The page core's transitions: requests and their sequence, the address, pending
-// marks, the inspection replay, guided steps, store switches and the notebook.
+// marks, the inspection replay, guided steps, store switches, the notebook, and the
+// performers of its effects while the panels are set up.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, initialState, update } from "../../site/js/page-core.js";
+import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, initialState, update } from "../../site/js/page-core.js";
 import { defaultPolicy, policyFields } from "../../site/js/state.js";
 import { FIELD_TABLE } from "../../site/js/tables.js";
 
@@ -545,4 +546,24 @@ test("the page runner keeps the state and handles an event raised by an effect a
   assert.deepEqual(performed.slice(-8), [
     "show-result", "mark-shown", "restart-inspection", "show-prediction", "show-baseline", "show-prediction", "measure", "write-address",
   ]);
+});
+
+test("performers: an effect asked for before its panel is set up waits, with every effect after it, until all are", () => {
+  const performers = createPerformers();
+  /** @type {string[]} */
+  const done = [];
+  performers.add({ pending: (/** @type {any} */ e) => done.push(`pending ${e.on}`) });
+  performers.perform({ type: "pending", on: true });
+  assert.deepEqual(done, ["pending true"], "a set-up panel performs at once");
+  performers.perform({ type: "write-address" });
+  performers.perform({ type: "pending", on: false });
+  assert.deepEqual(done, ["pending true"], "the later effect waits behind the one whose panel is not set up");
+  performers.add({ "write-address": () => done.push("write-address") });
+  assert.deepEqual(done, ["pending true"]);
+  performers.ready();
+  assert.deepEqual(done, ["pending true", "write-address", "pending false"]);
+  performers.perform({ type: "pending", on: true });
+  assert.deepEqual(done.at(-1), "pending true");
+  assert.throws(() => performers.perform({ type: "register-offline" }), /No panel performs the effect register-offline/);
+  assert.throws(() => performers.add({ pending: () => {} }), /Two panels perform the effect pending/);
 });
