@@ -82,6 +82,8 @@ import json
 import statistics
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -359,13 +361,23 @@ def stock_ready(browser: Browser, url: str, profile: Profile) -> float:
         context.close()
 
 
-def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled"]) -> dict[str, Any]:
+@contextmanager
+def observed_page(browser: Browser, url: str, profile: Profile) -> Iterator[Page]:
+    """url loaded in a fresh context (empty cache), INIT_SCRIPT's observers installed
+    and the profile emulated before it loads; the context goes afterwards."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         context.add_init_script(init_script())
         page = context.new_page()
         emulate(context, page, profile)
         page.goto(url)
+        yield page
+    finally:
+        context.close()
+
+
+def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled"]) -> dict[str, Any]:
+    with observed_page(browser, url, profile) as page:
         wait_loaded(page)
         # Python's first answer is shown (each shown answer records an rw:update measure).
         wait_in_page(
@@ -378,8 +390,6 @@ def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled
         result["update_median_ms"] = ms(statistics.median(updates))
         result["update_p90_ms"] = ms(p90(updates))
         return result
-    finally:
-        context.close()
 
 
 def empty_page_longest_task(browser: Browser, url: str, profile: Profile) -> float:
@@ -389,18 +399,11 @@ def empty_page_longest_task(browser: Browser, url: str, profile: Profile) -> flo
     what Chromium's own work costs any page in this profile: a fresh renderer starting
     its first document.
     """
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        context.add_init_script(init_script())
-        page = context.new_page()
-        emulate(context, page, profile)
-        page.goto(url)
+    with observed_page(browser, url, profile) as page:
         # Loaded and EMPTY_SETTLE_MS in: long past its few tasks (the observer is buffered).
         wait_in_page(page, f"document.readyState === 'complete' && performance.now() > {EMPTY_SETTLE_MS}")
         tasks = page.evaluate("() => window.__bench.longTasks")
         return ms(max((length for _, length in tasks), default=0))
-    finally:
-        context.close()
 
 
 def body_bytes(server: PagesServer) -> int:
