@@ -563,7 +563,7 @@ test("performers: an effect asked for before its panel is set up waits, with eve
   performers.ready();
   assert.deepEqual(done, ["pending true", "write-address", "pending false"]);
   performers.perform({ type: "pending", on: true });
-  assert.deepEqual(done.at(-1), "pending true");
+  assert.equal(done.at(-1), "pending true");
   assert.throws(() => performers.perform({ type: "register-offline" }), /No panel performs the effect register-offline/);
   assert.throws(() => performers.add({ pending: () => {} }), /Two panels perform the effect pending/);
 });
