@@ -47,8 +47,9 @@ after 2 s), so the browser's own renderer start-up is left out. Per visit:
   for later shows here;
 * service_worker_at_settled: whether a service worker thread was still running in those
   processes at settled. Chromium stops an idle service worker 30 s after its last
-  event, and the workbench's gets events after ready (it precaches the site once Python
-  is ready, then serves the page's code-cache warm-up), so it is usually still there.
+  event, and on a first visit the workbench's gets events after ready (it precaches the
+  site once Python is ready, then serves the page's code-cache warm-up), so it is
+  usually still there then.
 
 A first visit, then (unless --first-only) a repeat visit: a reload in the same browser,
 measured the same way against the same blank-tab figure (the workbench restores Python
