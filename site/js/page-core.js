@@ -103,6 +103,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "write-address"}
  *   | {type: "write-controls", policy: Policy}
  *   | {type: "restart-inspection"}
+ *   | {type: "hold-inspection"}
  *   | {type: "register-offline"}
  *   | {type: "complete-activity"}
  *   | {type: "report-prediction", check: import("./lms-core.js").Check}
@@ -213,7 +214,7 @@ export function update(state, event) {
       if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
       return step((effects) => {
         const next = applyPolicy({ ...state, activeStep: null }, event.policy, event.at, effects);
-        if (!event.typing) return next;
+        if (!event.typing) return holdInspection(next, effects);
         effects.push({ type: "typing-timer", seq: next.sequence, ms: TYPING_PAUSE_MS });
         return { ...next, replayOnAnswer: false, typing: next.sequence };
       });
@@ -371,6 +372,17 @@ function applyPolicy(state, policy, at, effects) {
 }
 
 /**
+ * A running engine answers within milliseconds, and its answer replays the inspection:
+ * until then the player draws no more frames of the result being replaced. On a slow
+ * processor such a frame would hold the answer back.
+ * @param {State} state @param {Effect[]} effects
+ */
+function holdInspection(state, effects) {
+  if (state.engine === "ready" && state.replayOnAnswer) effects.push({ type: "hold-inspection" });
+  return state;
+}
+
+/**
  * Typing has paused or been committed: the inspection replays once, now if the last
  * keystroke's result is shown already, else as soon as it is.
  * @param {State} state @param {Effect[]} effects
@@ -437,7 +449,7 @@ function guideStep(state, { policy: settings, at, guide, index }) {
   return step((effects) => {
     effects.push({ type: "write-controls", policy });
     let next = state;
-    if (!samePolicy(policy, state.policy, state.fields)) next = applyPolicy(next, policy, at, effects);
+    if (!samePolicy(policy, state.policy, state.fields)) next = holdInspection(applyPolicy(next, policy, at, effects), effects);
     else effects.push({ type: "restart-inspection" });
     return { ...next, activeStep, appliedAt: at, typing: null };
   });

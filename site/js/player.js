@@ -21,6 +21,9 @@ function setAttribute(element, name, value) {
   if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }
 
+/** The longest a playback waits, undrawn, for a result that is to restart it. */
+const HOLD_MS = 300;
+
 export class Player {
   /**
    * @param {{onStage?: (stage: number) => void, now?: () => number}} [options]
@@ -32,6 +35,7 @@ export class Player {
     this.t = timing.finished(1);
     this.stage = 0; // nothing shown yet: the first render sets every stage marker
     this.frame = 0;
+    this.held = 0;
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   }
 
@@ -91,6 +95,18 @@ export class Player {
     else this.update(timing.play(timing.restart(this.t), this.now()));
   }
 
+  /**
+   * A new result is on its way and will restart the inspection: draw no frames until
+   * then, or for HOLD_MS at most (an answer that never restarts it). The timing runs on
+   * meanwhile, so a held playback resumes where it would have been.
+   */
+  holdForNewResult() {
+    if (!timing.isPlaying(this.t)) return;
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.held);
+    this.held = setTimeout(() => this.update(this.t), HOLD_MS);
+  }
+
   /** Open at a given stage (used by links), paused. @param {number} stage */
   showStage(stage) {
     this.update(timing.seek(timing.pause(this.t, this.now()), stage >= 4 ? timing.TOTAL_SECONDS : (stage - 1) * timing.STAGE_SECONDS, this.now()));
@@ -98,6 +114,7 @@ export class Player {
 
   /** @param {timing.Timing} next */
   update(next) {
+    clearTimeout(this.held);
     this.t = next;
     this.render();
     cancelAnimationFrame(this.frame);

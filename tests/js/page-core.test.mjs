@@ -213,6 +213,15 @@ test("an input change restarts the inspection once its answer is shown, and only
   assert.ok(!again.effects.some((e) => e.type === "restart-inspection"));
 });
 
+test("while a running engine computes a change, the inspection is held: not while typing, nor before Python is ready", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+  assert.equal(ofType(changed.effects, "hold-inspection").length, 1);
+  const typed = update(readyPage(), { type: "controls-changed", policy: asking("r"), at: 100, typing: true });
+  assert.deepEqual(ofType(typed.effects, "hold-inspection"), [], "a keystroke's answer does not replay the inspection");
+  const { state } = run(begin().state, [{ type: "start", notices: [] }, LOADING]);
+  assert.deepEqual(ofType(update(state, { type: "controls-changed", policy: budget(9), at: 100 }).effects, "hold-inspection"), []);
+});
+
 // ---------------------------------------------------------------- typing your own question
 
 const asking = (/** @type {string} */ text) => ({ ...defaults, question_text: text });

@@ -1,5 +1,6 @@
 // The inspection's playback (player.js): its controls and keyboard shortcuts, the stage
-// a link opens at, and the replay from the start when a new result is shown.
+// a link opens at, and the replay from the start when a new result is shown (held still
+// while that result is computed).
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ state, player }) {
@@ -9,5 +10,6 @@ export function setUp({ state, player }) {
   if (stage !== null) player.showStage(stage);
   return {
     "restart-inspection": () => player.restartForNewResult(),
+    "hold-inspection": () => player.holdForNewResult(),
   };
 }
