@@ -213,6 +213,10 @@ test("an input change restarts the inspection once its answer is shown, and only
   assert.ok(!again.effects.some((e) => e.type === "restart-inspection"));
 });
 
+// ---------------------------------------------------------------- typing your own question
+
+const asking = (/** @type {string} */ text) => ({ ...defaults, question_text: text });
+
 test("while a running engine computes a change, the inspection is held: not while typing, nor before Python is ready", () => {
   const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
   assert.equal(ofType(changed.effects, "hold-inspection").length, 1);
@@ -221,10 +225,6 @@ test("while a running engine computes a change, the inspection is held: not whil
   const { state } = run(begin().state, [{ type: "start", notices: [] }, LOADING]);
   assert.deepEqual(ofType(update(state, { type: "controls-changed", policy: budget(9), at: 100 }).effects, "hold-inspection"), []);
 });
-
-// ---------------------------------------------------------------- typing your own question
-
-const asking = (/** @type {string} */ text) => ({ ...defaults, question_text: text });
 
 /** Type `text` one keystroke at a time, each answered at once; returns the state and every effect. */
 function typeQuestion(/** @type {any} */ state, /** @type {string} */ text, at = 1000) {
