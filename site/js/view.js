@@ -2,6 +2,7 @@
 // Markup comes from render.js; this module only decides where it goes.
 
 import { whenIdle } from "./idle.js";
+import { morphChildren, morphElement } from "./morph.js";
 import {
   PAGE_SIZE,
   cardItems,
@@ -46,13 +47,19 @@ export function place(id, markup) {
   placed.set(id, html);
   const element = byId(id);
   if (html === "" && !element.firstChild) return;
-  element.innerHTML = html;
+  // A live region is replaced whole, as a screen reader expects to read it again; the
+  // rest keep what is unchanged (morph.js).
+  if (element.hasAttribute("aria-live")) {
+    element.innerHTML = html;
+    return;
+  }
+  morphChildren(element, html);
 }
 
 /**
  * A list of one-element markups: when only some differ (a budget change moves a
  * few records between the tray and "over budget"), only those elements are
- * replaced; parsing and laying out every card and row again costs milliseconds.
+ * rewritten; parsing and laying out every card and row again costs milliseconds.
  * @param {string} id @param {string[]} items
  */
 function placeItems(id, items) {
@@ -64,7 +71,7 @@ function placeItems(id, items) {
     return;
   }
   items.forEach((item, i) => {
-    if (item !== before[i]) element.children[i].outerHTML = item;
+    if (item !== before[i]) morphElement(element.children[i], item);
   });
 }
 

@@ -18,7 +18,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import engine
 from engine.fields import FIELDS_BY_NAME
-from tests.browser.conftest import READY_TIMEOUT_MS, rows_on_page, shared_ready_page, tray_on_page, wait_ready
+from tests.browser.conftest import (
+    READY_TIMEOUT_MS,
+    rows_on_page,
+    shared_ready_page,
+    tray_on_page,
+    wait_answered,
+    wait_ready,
+)
 from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
 
 STORE = load_json(FIXTURES / "store.json")
@@ -161,13 +168,22 @@ def test_prerendered_page_is_complete_before_python(context: BrowserContext, sit
 
 
 # Added before the page's own scripts: once the body is parsed, keeps the prerendered
-# result views' elements and counts every change to those views' children from then on.
+# result views' elements and counts every change to those views' children from then on,
+# and keeps each card that a change reached.
 WATCH_VIEWS = """
 const VIEWS = ["cards", "diagram", "records-body", "tray-body", "chart", "score-breakdown", "question-reading"];
 window.__viewChanges = 0;
+window.__cardsChanged = new Set();
 document.addEventListener("DOMContentLoaded", () => {
   window.__prerendered = VIEWS.flatMap((id) => [...document.getElementById(id).children]);
-  const observer = new MutationObserver((changes) => (window.__viewChanges += changes.length));
+  const observer = new MutationObserver((changes) => {
+    window.__viewChanges += changes.length;
+    for (const change of changes) {
+      const element = change.target instanceof Element ? change.target : change.target.parentElement;
+      const card = element?.closest("#cards > *");
+      if (card) window.__cardsChanged.add(card);
+    }
+  });
   for (const id of VIEWS) observer.observe(document.getElementById(id), { childList: true, subtree: true, characterData: true, attributes: true });
 });
 """
@@ -175,7 +191,8 @@ document.addEventListener("DOMContentLoaded", () => {
 
 def test_the_first_answer_leaves_the_prerendered_views_as_they_are(context: BrowserContext, site_url: str) -> None:
     """Python's first answer is the prerendered result: no view is rebuilt or touched. The
-    next change then rebuilds only the cards that differ, and shows CPython's result."""
+    next change then writes only into the cards that differ, each card staying the element
+    it was, and shows CPython's result."""
     context.add_init_script(WATCH_VIEWS)
     page = context.new_page()
     page.goto(site_url)
@@ -195,10 +212,46 @@ def test_the_first_answer_leaves_the_prerendered_views_as_they_are(context: Brow
     kept = page.evaluate(
         "() => [...document.getElementById('cards').children].map((card) => window.__prerendered.includes(card))"
     )
+    changed = page.evaluate(
+        "() => [...document.getElementById('cards').children].map((card) => window.__cardsChanged.has(card))"
+    )
     cards_after = page.evaluate("() => [...document.getElementById('cards').children].map((card) => card.outerHTML)")
-    assert kept == [a == b for a, b in zip(cards_before, cards_after, strict=True)]
-    assert any(kept) and not all(kept)
+    assert all(kept)
+    assert changed == [a != b for a, b in zip(cards_before, cards_after, strict=True)]
+    assert any(changed) and not all(changed)
     assert_page_matches_cpython(page, {"budget_words": lower})
+
+
+# Each result view as a tree of (name, sorted attributes, children) and (type, text): two
+# views are the same document content whatever order their attributes were written in.
+VIEW_TREES = """() => {
+  const tree = (node) => node.nodeType === Node.ELEMENT_NODE
+    ? [node.nodeName, node.getAttributeNames().sort().map((name) => [name, node.getAttribute(name)]), [...node.childNodes].map(tree)]
+    : [node.nodeType, node.nodeValue];
+  const views = ["cards", "records-head", "diagram", "records-body", "tray-body", "chart", "score-breakdown", "question-reading"];
+  return Object.fromEntries(views.map((id) => [id, tree(document.getElementById(id))]));
+}"""
+
+
+def test_views_changed_in_place_equal_a_fresh_page_of_the_same_link(context: BrowserContext, ready_page: Page) -> None:
+    """The views are rewritten in place, change after change (only what differs is written):
+    after a run of changes that reshape them (the scorer's columns, another tenant, an
+    empty tray, all stores), they hold exactly what a page opened at the same link shows."""
+    for partial in (
+        {"budget_words": 20},
+        {"scorer": "bm25", "store": "all", "previous_sessions": True},
+        {"tenant": "team-b", "store": "all", "previous_sessions": True, "max_records": 5},
+        {"question": "rollback-steps", "budget_words": 0, "scorer": "bm25"},
+        {"question_text": "checkout deployment", "store": "all", "recency_weight": 0.5, "max_age_hours": 500},
+        {"tenant": "team-a", "store": "semantic", "latest_per_key": False, "previous_sessions": True},
+    ):
+        assert_page_matches_cpython(ready_page, set_policy(ready_page, partial))
+    wait_answered(ready_page)
+    fresh = context.new_page()
+    fresh.goto(ready_page.url)
+    wait_ready(fresh)
+    wait_answered(fresh)
+    assert ready_page.evaluate(VIEW_TREES) == fresh.evaluate(VIEW_TREES)
 
 
 # Where each first-frames step ends (site/js/first-frames.js): the step lasts until a
