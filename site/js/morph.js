@@ -18,14 +18,13 @@ export function morphChildren(container, markup) {
 
 /**
  * Make element what markup (one element of the same kind) describes, keeping the
- * element itself; other markup replaces it.
+ * element itself; other markup takes its place.
  * @param {Element} element  an element with a parent @param {string} markup
  */
 export function morphElement(element, markup) {
   const parsed = parsedAs(/** @type {Element} */ (element.parentElement), markup);
-  const fresh = parsed.firstElementChild;
-  if (fresh && parsed.childNodes.length === 1 && sameKind(element, fresh)) rewrite(element, fresh);
-  else element.outerHTML = markup;
+  if (parsed.childNodes.length === 1) rewriteNode(element, /** @type {ChildNode} */ (parsed.firstChild));
+  else element.replaceWith(...parsed.childNodes);
 }
 
 /**
@@ -63,11 +62,13 @@ function rewriteChildren(target, source) {
     target.replaceChildren(...wanted);
     return;
   }
-  wanted.forEach((node, i) => {
-    const old = present[i];
-    if (old.isEqualNode(node)) return; // compared natively, a whole subtree at once
-    if (!sameKind(old, node)) old.replaceWith(node);
-    else if (node instanceof Element) rewrite(/** @type {Element} */ (old), node);
-    else old.nodeValue = node.nodeValue;
-  });
+  wanted.forEach((node, i) => rewriteNode(present[i], node));
+}
+
+/** Make old what node is: rewritten when of the same kind, replaced otherwise. @param {ChildNode} old @param {ChildNode} node */
+function rewriteNode(old, node) {
+  if (old.isEqualNode(node)) return; // compared natively, a whole subtree at once
+  if (!sameKind(old, node)) old.replaceWith(node);
+  else if (node instanceof Element) rewrite(/** @type {Element} */ (old), node);
+  else old.nodeValue = node.nodeValue;
 }
