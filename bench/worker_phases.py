@@ -13,10 +13,11 @@ Each visit reports, in ms from navigation start: its navigation timing (service 
 start, response, DOM interactive), the page's marks (rw:python-worker,
 rw:python-start, rw:engine-ready), the worker's own marks (rw:w-load: the worker has its
 runtime paths; rw:w-prepared: Pyodide's loader imported and the snapshot looked up;
-rw:w-boot: the page's go-ahead; rw:w-snapshot-read; rw:w-instantiated: the WebAssembly
-module compiled and instantiated; rw:w-pyodide: loadPyodide done; rw:w-engine: the
-engine imported), and the worker's downloads (start, end, bytes transferred), the
-worker's clock moved onto the page's by the two time origins.
+rw:w-boot: the page's go-ahead; rw:w-instantiated: the WebAssembly module compiled and
+instantiated; rw:w-snapshot-read: a kept snapshot's pages read, once the module is;
+rw:w-pyodide: loadPyodide done; rw:w-engine: the engine imported), and the worker's
+downloads (start, end, bytes transferred), the worker's clock moved onto the page's by
+the two time origins.
 
 Run: python bench/worker_phases.py [--runs N] [--profile unthrottled|low_end] [--repeats N]
 """

@@ -20,7 +20,7 @@
 // them (snapshot-pages.js), so a restored Python takes no more memory than a fresh one.
 //
 // Each phase of the start leaves a User Timing mark in the worker (rw:w-load, -loader,
-// -looked-up, -glue, -prepared, -boot, -snapshot-read, -instantiated, -pyodide, -engine),
+// -looked-up, -glue, -prepared, -boot, -instantiated, -snapshot-read, -pyodide, -engine),
 // which bench/worker_phases.py reads: a mark costs microseconds, and tells where a slow
 // start spent its time.
 
@@ -143,17 +143,28 @@ function wasmEarly(runtime) {
   // it and report a failed load, so that Retry downloads the module again.
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async (source, imports) => {
+    /** @type {WebAssembly.WebAssemblyInstantiatedSource} */
+    let instantiated;
     try {
-      const instantiated = await instantiateStreaming(source, imports);
+      instantiated = await instantiateStreaming(source, imports);
       performance.mark("rw:w-instantiated");
-      return instantiated;
     } catch (error) {
       await forget(key);
       failed(new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
       throw error;
     }
+    await afterInstantiating?.();
+    return instantiated;
   };
 }
+
+/**
+ * What a restore does once Python's module is instantiated, before Pyodide copies the
+ * snapshot into its memory: read the snapshot's pages (fromSnapshot). It never throws:
+ * a failure here would leave Pyodide waiting for ever; the copy then refuses instead.
+ * @type {(() => Promise<void>) | null}
+ */
+let afterInstantiating = null;
 
 /** Loading failed: the page offers Retry (posted once; later failures follow from it). */
 let failedAlready = false;
@@ -265,23 +276,51 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     const pages = await snapshotPages();
     // No copy this worker keeps is larger: at most SNAPSHOT_MAX_BYTES of memory, and a
     // header of a few kilobytes (a packed one adds its list of pages, 4 bytes a page).
-    const bytes = await pages.readOwnBytes(saved, SNAPSHOT_MAX_BYTES + (1 << 20));
-    // Packed: Pyodide is handed a snapshot holding only the header, and the pages go from
-    // the packed bytes straight into Python's memory.
-    const unpacked = pages.isPacked(bytes) ? pages.unpackSnapshot(bytes) : null;
-    const holder = snapshotHolder(unpacked ? unpacked.snapshot : bytes);
+    const kept = pages.readKept(saved, SNAPSHOT_MAX_BYTES + (1 << 20));
+    /** @type {ReturnType<typeof pages.unpackSnapshot> | null} */
+    let unpacked = null;
+    /** @type {Uint8Array | null} a snapshot kept as Pyodide made it */
+    let whole = null;
+    try {
+      const start = await kept.upTo(16);
+      if (pages.isPacked(start)) {
+        // Packed: Pyodide is handed a snapshot holding only the header, and the pages go
+        // from the packed bytes straight into Python's memory, each piece freed once
+        // copied. They are read once the module is compiled, not held while it compiles
+        // (snapshot-pages.js).
+        const headerLength = pages.packedHeaderLength(start);
+        unpacked = pages.unpackSnapshot((await kept.upTo(headerLength)).subarray(0, headerLength), true);
+        const { setPages } = unpacked;
+        afterInstantiating = async () => {
+          afterInstantiating = null;
+          try {
+            setPages(await kept.pieces());
+            performance.mark("rw:w-snapshot-read");
+          } catch {
+            // copyMemory refuses, and the restore fails: a fresh boot follows
+          }
+        };
+      } else {
+        whole = await kept.upTo(Infinity);
+        performance.mark("rw:w-snapshot-read");
+      }
+    } catch (error) {
+      kept.free();
+      throw error;
+    }
+    const holder = snapshotHolder(unpacked ? unpacked.snapshot : /** @type {Uint8Array} */ (whole));
     progress(2, "Restoring Python from this browser's copy");
     const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
-      performance.mark("rw:w-snapshot-read");
       const pyodide = await pages.keptFromBrowser(() => (unpacked ? pages.sparingZeroPages(unpacked, restore) : restore()));
       performance.mark("rw:w-pyodide");
       return { pyodide, engine: pyodide.pyimport("engine") };
     } finally {
+      afterInstantiating = null;
       holder.bytes = null;
       // Python runs from its own memory now (or never will from these bytes).
       if (unpacked) pages.free(unpacked.snapshot);
-      pages.free(bytes);
+      kept.free();
     }
   } catch (error) {
     console.info(`The saved copy of Python could not be restored (${error}); starting from scratch.`);

@@ -21,8 +21,11 @@
 // minute later. Pyodide hands the snapshot to TextEncoder.encodeInto when it makes one,
 // and to TextDecoder.decode when it restores one, for a header of a few hundred bytes:
 // keptFromBrowser runs the making or the restoring with those two given a copy instead.
-// A copy read back from Cache Storage would be the browser's own buffer: readOwnBytes
-// reads it into one the script made.
+// A copy read back from Cache Storage would be the browser's own buffer: readKept reads
+// it into one the script made. It reads in two steps: the header and the list of pages
+// first (Pyodide needs the snapshot's length before Python's memory exists), the pages
+// once Python's module is compiled: a restoring visit holds the most memory while the
+// module compiles, and pages read before then would add to it.
 
 // "RWSP", the first four bytes of a packed snapshot; Pyodide's own snapshots start with
 // another number, so a copy saved by an older worker is still recognised as its own.
@@ -88,16 +91,27 @@ export function isPacked(/** @type {Uint8Array} */ bytes) {
   return bytes.byteLength >= 16 && new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === PACKED_MAGIC;
 }
 
+/** The bytes a packed snapshot's header and list of pages take, from its first 16 bytes. @param {Uint8Array} start */
+export function packedHeaderLength(start) {
+  if (!isPacked(start)) throw new SnapshotError("this is not a packed snapshot");
+  const view = new DataView(start.buffer, start.byteOffset, HEADER_WORDS * 4);
+  return HEADER_WORDS * 4 + view.getUint32(8, true) + view.getUint32(12, true) * 4;
+}
+
 /**
  * A packed snapshot made ready for Pyodide's restore, without writing its memory twice.
- * @param {Uint8Array} packed  kept, and read by copyMemory
- * @returns {{snapshot: Uint8Array, memory: Uint8Array, copyMemory: (target: Int8Array | Uint8Array) => void}}
+ * @param {Uint8Array} packed  kept, and read by copyMemory; with pagesLater, its header
+ *   and list of pages alone (packedHeaderLength), the pages coming by setPages
+ * @param {boolean} [pagesLater]
+ * @returns {{snapshot: Uint8Array, memory: Uint8Array, setPages: (pieces: Uint8Array[]) => void, copyMemory: (target: Int8Array | Uint8Array) => void}}
  *   snapshot: as long as Pyodide's snapshot, with its header, its memory left unwritten
  *   (all zeros); memory: that part after the header, the one Pyodide copies into
- *   Python's memory; copyMemory(target): target (a new WebAssembly memory's view, at
- *   least the memory's length) ends up holding the snapshot's memory, byte for byte
+ *   Python's memory; setPages(pieces): the kept pages, in order, in pieces of one size
+ *   (a whole number of pages; the last may be shorter), each freed once copied (the
+ *   copy is then done once); copyMemory(target): target (a new WebAssembly memory's
+ *   view, at least the memory's length) ends up holding the snapshot's memory, byte for byte
  */
-export function unpackSnapshot(packed) {
+export function unpackSnapshot(packed, pagesLater = false) {
   if (!isPacked(packed)) throw new SnapshotError("this is not a packed snapshot");
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
   const total = view.getUint32(4, true);
@@ -106,34 +120,62 @@ export function unpackSnapshot(packed) {
   const headerBytes = HEADER_WORDS * 4 + start;
   const pagesAt = headerBytes + count * 4;
   const pages = Math.ceil((total - start) / PAGE_BYTES);
-  if (start > total || (total - start) % PAGE_BYTES || count > pages || packed.byteLength !== pagesAt + count * PAGE_BYTES) {
-    throw new SnapshotError("the packed snapshot's length does not match its header (damaged or cut short)");
+  const cut = () => new SnapshotError("the packed snapshot's length does not match its header (damaged or cut short)");
+  if (start > total || (total - start) % PAGE_BYTES || count > pages || packed.byteLength !== pagesAt + (pagesLater ? 0 : count * PAGE_BYTES)) {
+    throw cut();
   }
-  const slot = new Int32Array(pages).fill(-1); // where each page is in packed, -1 if zero
+  const slot = new Int32Array(pages).fill(-1); // which kept page each page is, -1 if zero
   for (let i = 0, previous = -1; i < count; i++) {
     const page = view.getUint32(headerBytes + i * 4, true);
     if (page >= pages || page <= previous) throw new SnapshotError("the packed snapshot's page numbers are damaged");
     previous = page;
-    slot[page] = pagesAt + i * PAGE_BYTES;
+    slot[page] = i;
   }
   const snapshot = new Uint8Array(total);
   snapshot.set(packed.subarray(HEADER_WORDS * 4, headerBytes), 0);
   const memory = snapshot.subarray(start);
+  /** @type {Uint8Array[] | null} */
+  let pieces = pagesLater ? null : [packed.subarray(pagesAt)];
+  let freeAsCopied = false;
   return {
     snapshot,
     memory,
+    setPages(given) {
+      const size = given[0]?.byteLength ?? 0;
+      const aligned = given.every((piece, i) => (i === given.length - 1 ? piece.byteLength <= size : piece.byteLength === size));
+      const sum = given.reduce((bytes, piece) => bytes + piece.byteLength, 0);
+      if (size % PAGE_BYTES || !aligned || sum !== count * PAGE_BYTES) throw cut();
+      pieces = given;
+      freeAsCopied = true;
+    },
     copyMemory(target) {
+      if (!pieces) throw new SnapshotError("the snapshot's pages were never read");
       if (target.byteLength < memory.byteLength) throw new RangeError("the snapshot's memory is larger than Python's");
+      const kept = pieces;
+      const size = kept[0]?.byteLength ?? 0;
       const set = Uint8Array.prototype.set;
       const bytes = new Uint8Array(target.buffer, target.byteOffset, target.byteLength);
       const words = new Int32Array(target.buffer, target.byteOffset, target.byteLength >> 2);
+      let current = 0;
       for (let page = 0; page < pages; page++) {
         const at = page * PAGE_BYTES;
-        const from = slot[page];
-        // A new memory is all zeros but for what instantiating it wrote (the module's
-        // data): a page zero in the snapshot is written only if it is not zero already.
-        if (from >= 0) set.call(bytes, packed.subarray(from, from + PAGE_BYTES), at);
-        else if (!pageIsZero(words, at)) bytes.fill(0, at, at + PAGE_BYTES);
+        const i = slot[page];
+        if (i >= 0) {
+          const offset = i * PAGE_BYTES;
+          const piece = Math.floor(offset / size);
+          // Kept pages come in order: a piece passed is done with.
+          for (; current < piece; current++) if (freeAsCopied) free(kept[current]);
+          const from = offset - piece * size;
+          set.call(bytes, kept[piece].subarray(from, from + PAGE_BYTES), at);
+        } else if (!pageIsZero(words, at)) {
+          // A new memory is all zeros but for what instantiating it wrote (the module's
+          // data): a page zero in the snapshot is written only if it is not zero already.
+          bytes.fill(0, at, at + PAGE_BYTES);
+        }
+      }
+      if (freeAsCopied) {
+        for (; current < kept.length; current++) free(kept[current]);
+        pieces = null;
       }
     },
   };
@@ -141,48 +183,108 @@ export function unpackSnapshot(packed) {
 
 /** Free bytes' whole buffer now (nothing else may use it), if no browser API holds it. */
 export function free(/** @type {Uint8Array} */ bytes) {
-  bytes.buffer.transfer?.(0); // detached: a buffer no browser API has seen goes at once
+  const buffer = bytes.buffer;
+  if (!buffer.detached) buffer.transfer?.(0); // detached: a buffer no browser API has seen goes at once
 }
 
 // How much a BYOB read of a kept copy asks for at a time.
 const CHUNK_BYTES = 1 << 20;
 
 /**
- * A response's bytes in a buffer this script made, so that free gives their memory back
- * at once: what Response.arrayBuffer() returns is the browser's, and held until its next
- * full garbage collection. Read by a BYOB reader through one small buffer, handed back
- * and forth (the browser fills it and gives it back), and copied into a buffer of limit
- * bytes, of which only the pages written take memory. Where a body cannot be read that
- * way, arrayBuffer() it is.
+ * A response's bytes, read when asked into buffers this script made, so that free gives
+ * their memory back at once: what Response.arrayBuffer() returns is the browser's, and
+ * held until its next full garbage collection. Read by a BYOB reader, which fills a
+ * buffer of the script's and gives it back: no more than asked for is read. Where a body
+ * cannot be read that way, arrayBuffer() it is, whole at the first read.
  * @param {Response} response @param {number} limit  the most bytes it may hold
- * @returns {Promise<Uint8Array>} a view of the bytes; its buffer holds nothing else
+ * @returns {{upTo: (wanted: number) => Promise<Uint8Array>, pieces: () => Promise<Uint8Array[]>, free: () => void}}
+ *   upTo(wanted): a view of the first bytes, wanted of them or all there are (Infinity:
+ *   all), in a buffer of limit bytes of which only the pages written take memory; its
+ *   buffer holds nothing else. pieces(): the bytes after those, each piece a buffer of
+ *   its own of CHUNK_BYTES (the last may be shorter), to be freed one by one. A copy
+ *   larger than limit is refused (SnapshotError). free(): the first bytes' memory back,
+ *   the reading stopped.
  */
-export async function readOwnBytes(response, limit) {
-  /** @type {ReadableStreamBYOBReader} */
-  let reader;
+export function readKept(response, limit) {
+  /** @type {ReadableStreamBYOBReader | null} */
+  let reader = null;
   try {
     reader = /** @type {ReadableStream<Uint8Array>} */ (response.body).getReader({ mode: "byob" });
   } catch {
-    return new Uint8Array(await response.arrayBuffer());
+    // read whole below
   }
-  const bytes = new Uint8Array(limit);
-  let chunk = new ArrayBuffer(CHUNK_BYTES);
+  /** @type {Uint8Array} */
+  let bytes = new Uint8Array(0);
   let length = 0;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read(new Uint8Array(chunk));
-      if (done || !value) break;
-      if (length + value.byteLength > limit) throw new SnapshotError(`the kept copy is larger than ${limit} bytes`);
-      bytes.set(value, length);
-      length += value.byteLength;
-      chunk = value.buffer;
-    }
-  } catch (error) {
+  let done = false;
+  let served = 0; // the bytes upTo has handed out
+  const stop = () => {
     free(bytes);
-    reader.cancel().catch(() => {});
-    throw error;
-  }
-  return bytes.subarray(0, length);
+    reader?.cancel().catch(() => {});
+    done = true;
+  };
+  /** Read into buffer from filled on, at most until it is full; the buffer given back, and the bytes now in it. @param {ArrayBuffer} buffer @param {number} filled @param {number} end */
+  const readInto = async (buffer, filled, end) => {
+    const { value, done: ended } = await /** @type {ReadableStreamBYOBReader} */ (reader).read(new Uint8Array(buffer, filled, end - filled));
+    if (ended || !value) {
+      done = true;
+      return { buffer: value?.buffer ?? buffer, filled };
+    }
+    length += value.byteLength;
+    if (length > limit) throw new SnapshotError(`the kept copy is larger than ${limit} bytes`);
+    return { buffer: value.buffer, filled: filled + value.byteLength };
+  };
+  return {
+    async upTo(wanted) {
+      if (!reader) {
+        if (!done) bytes = new Uint8Array(await response.arrayBuffer());
+        done = true;
+        served = Math.max(served, Math.min(wanted, bytes.byteLength));
+        return bytes;
+      }
+      try {
+        // One byte more than limit: a copy that fills it is larger than limit.
+        let buffer = bytes.byteLength ? bytes.buffer : new ArrayBuffer(limit + 1);
+        while (length < wanted && !done) {
+          ({ buffer } = await readInto(buffer, length, Math.min(limit + 1, wanted, length + CHUNK_BYTES)));
+        }
+        bytes = new Uint8Array(buffer);
+      } catch (error) {
+        stop();
+        throw error;
+      }
+      served = length;
+      return bytes.subarray(0, length);
+    },
+    async pieces() {
+      /** @type {Uint8Array[]} */
+      const pieces = [];
+      // Read whole: the rest of those bytes, as one piece.
+      if (!reader) return served < bytes.byteLength ? [bytes.subarray(served)] : pieces;
+      try {
+        while (!done) {
+          let piece = { buffer: new ArrayBuffer(CHUNK_BYTES), filled: 0 };
+          while (piece.filled < CHUNK_BYTES && !done) piece = await readInto(piece.buffer, piece.filled, CHUNK_BYTES);
+          if (piece.filled) pieces.push(new Uint8Array(piece.buffer, 0, piece.filled));
+        }
+      } catch (error) {
+        for (const piece of pieces) free(piece);
+        stop();
+        throw error;
+      }
+      return pieces;
+    },
+    free: stop,
+  };
+}
+
+/**
+ * A response's bytes, all of them, in a buffer this script made (readKept).
+ * @param {Response} response @param {number} limit  the most bytes it may hold
+ * @returns {Promise<Uint8Array>} a view of the bytes; its buffer holds nothing else
+ */
+export function readOwnBytes(response, limit) {
+  return readKept(response, limit).upTo(Infinity);
 }
 
 /**

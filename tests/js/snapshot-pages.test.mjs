@@ -1,6 +1,7 @@
 // snapshot-pages.js: a snapshot packed without its zero pages unpacks to its header and
 // an unwritten memory; copying its memory writes exactly the snapshot's memory, from the
-// packed pages, leaving pages zero in both unwritten; a restore that does not copy
+// packed pages, leaving pages zero in both unwritten; it unpacks from its header alone,
+// its pages given later in pieces, and a kept copy is read no further than asked; a restore that does not copy
 // through it is refused; a damaged or cut packed copy is refused, as is a Pyodide header that does
 // not say where the memory starts. Making and restoring one hands no part of it to the
 // browser's text encoding (copies instead, with the same results), and every method
@@ -14,7 +15,9 @@ import {
   isPacked,
   keptFromBrowser,
   PAGE_BYTES,
+  packedHeaderLength,
   packSnapshot,
+  readKept,
   readOwnBytes,
   SnapshotError,
   sparingZeroPages,
@@ -111,6 +114,90 @@ test("a damaged or cut packed snapshot is refused", () => {
   new DataView(pageBeyond.buffer).setUint32(16 + HEADER + 8, PAGES, true);
   assert.throws(() => unpackSnapshot(pageBeyond), SnapshotError);
   assert.throws(() => unpackSnapshot(new Uint8Array(4096).fill(7)), SnapshotError);
+});
+
+/** The kept pages of a packed snapshot cut into pieces of pagesEach pages (the last may be shorter). */
+function piecesOf(/** @type {Uint8Array} */ packed, /** @type {number} */ headerLength, /** @type {number} */ pagesEach) {
+  const pieces = [];
+  for (let at = headerLength; at < packed.byteLength; at += pagesEach * PAGE_BYTES) pieces.push(packed.slice(at, at + pagesEach * PAGE_BYTES));
+  return pieces;
+}
+
+test("a packed snapshot unpacks from its header and list of pages, its pages copied once given", () => {
+  const written = [0, 3, 8, 21, 22, PAGES - 1];
+  const snapshot = fakeSnapshot(written);
+  const packed = packSnapshot(snapshot);
+  const headerLength = packedHeaderLength(packed.subarray(0, 16));
+  assert.equal(headerLength, 16 + HEADER + written.length * 4);
+  assert.throws(() => packedHeaderLength(snapshot.subarray(0, 16)), SnapshotError);
+  const header = packed.subarray(0, headerLength);
+  const unpacked = unpackSnapshot(header, true);
+  assert.deepEqual(unpacked.snapshot.subarray(0, HEADER), snapshot.subarray(0, HEADER));
+  assert.ok(unpacked.memory.every((byte) => byte === 0), "the memory is left unwritten");
+  const target = new Int8Array(PAGES * PAGE_BYTES);
+  assert.throws(() => unpacked.copyMemory(target), SnapshotError, "no pages yet");
+  // Pages that are not the kept ones: too few, or in pieces of different sizes.
+  assert.throws(() => unpacked.setPages(piecesOf(packed, headerLength, 4).slice(0, 1)), SnapshotError);
+  assert.throws(() => unpacked.setPages([packed.slice(headerLength, headerLength + PAGE_BYTES), packed.slice(headerLength + PAGE_BYTES)]), SnapshotError);
+  assert.throws(() => unpacked.copyMemory(target), SnapshotError, "still no pages");
+  for (const pagesEach of [1, 4, written.length, 64]) {
+    const fresh = unpackSnapshot(header, true);
+    fresh.setPages(piecesOf(packed, headerLength, pagesEach));
+    const into = new Int8Array(PAGES * PAGE_BYTES);
+    fresh.copyMemory(into);
+    assert.deepEqual(new Uint8Array(into.buffer), snapshot.subarray(HEADER), `pieces of ${pagesEach} pages`);
+    assert.throws(() => fresh.copyMemory(into), SnapshotError, "its pages were given for one copy");
+  }
+  // Its header alone is not a whole copy, nor is a whole copy its header alone.
+  assert.throws(() => unpackSnapshot(header), SnapshotError);
+  assert.throws(() => unpackSnapshot(packed, true), SnapshotError);
+});
+
+test("readKept reads no more than asked for, and the rest in pieces of whole pages", async () => {
+  const packed = packSnapshot(fakeSnapshot([1, 2, 5, 13, 30, 31]));
+  let pulled = 0;
+  const body = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      // Pieces of a size unrelated to pages, as a stream may deliver them.
+      const at = pulled * 3000;
+      pulled++;
+      if (at < packed.byteLength) {
+        controller.enqueue(packed.slice(at, at + 3000));
+        return;
+      }
+      controller.close();
+      controller.byobRequest?.respond(0); // a read waiting on a closed byte stream ends so
+    },
+  });
+  const kept = readKept(new Response(body), packed.byteLength);
+  assert.deepEqual(await kept.upTo(16), packed.subarray(0, 16));
+  const headerLength = packedHeaderLength(packed);
+  const header = await kept.upTo(headerLength);
+  assert.deepEqual(header, packed.subarray(0, headerLength));
+  const pieces = await kept.pieces();
+  assert.ok(pieces.length >= 1);
+  for (const piece of pieces) assert.notEqual(piece.buffer, header.buffer, "each piece a buffer of its own");
+  assert.deepEqual(new Uint8Array(pieces.flatMap((piece) => [...piece])), packed.subarray(headerLength));
+  const unpacked = unpackSnapshot(header, true);
+  unpacked.setPages(pieces);
+  const target = new Int8Array(PAGES * PAGE_BYTES);
+  unpacked.copyMemory(target);
+  assert.deepEqual(new Uint8Array(target.buffer), fakeSnapshot([1, 2, 5, 13, 30, 31]).subarray(HEADER));
+  kept.free();
+  // More than the limit is refused, in the pieces too.
+  const small = readKept(new Response(packed), headerLength + PAGE_BYTES);
+  await small.upTo(headerLength);
+  await assert.rejects(small.pieces(), SnapshotError);
+  // A body that cannot be read a part at a time is read whole; its pages are one piece.
+  const plain = readKept(new Response(new ReadableStream({ start: (controller) => (controller.enqueue(packed), controller.close()) })), packed.byteLength);
+  assert.deepEqual((await plain.upTo(16)).subarray(0, 16), packed.subarray(0, 16));
+  const plainHeader = (await plain.upTo(headerLength)).subarray(0, headerLength);
+  const wholeRead = unpackSnapshot(plainHeader, true);
+  wholeRead.setPages(await plain.pieces());
+  const again = new Int8Array(PAGES * PAGE_BYTES);
+  wholeRead.copyMemory(again);
+  assert.deepEqual(new Uint8Array(again.buffer), fakeSnapshot([1, 2, 5, 13, 30, 31]).subarray(HEADER));
 });
 
 test("a snapshot whose header does not say where a whole number of pages starts is not packed", () => {
