@@ -193,9 +193,10 @@ const CHUNK_BYTES = 1 << 20;
 /**
  * A response's bytes, read when asked into buffers this script made, so that free gives
  * their memory back at once: what Response.arrayBuffer() returns is the browser's, and
- * held until its next full garbage collection. Read by a BYOB reader, which fills a
- * buffer of the script's and gives it back: no more than asked for is read. Where a body
- * cannot be read that way, arrayBuffer() it is, whole at the first read.
+ * held until its next full garbage collection. Read by a BYOB reader through one small
+ * buffer, handed back and forth (the browser fills it and gives it back), no more than
+ * asked for, and copied out of it. Where a body cannot be read that way, arrayBuffer()
+ * it is, whole at the first read.
  * @param {Response} response @param {number} limit  the most bytes it may hold
  * @returns {{upTo: (wanted: number) => Promise<Uint8Array>, pieces: () => Promise<Uint8Array[]>, free: () => void}}
  *   upTo(wanted): a view of the first bytes, wanted of them or all there are (Infinity:
@@ -223,16 +224,21 @@ export function readKept(response, limit) {
     reader?.cancel().catch(() => {});
     done = true;
   };
-  /** Read into buffer from filled on, at most until it is full; the buffer given back, and the bytes now in it. @param {ArrayBuffer} buffer @param {number} filled @param {number} end */
-  const readInto = async (buffer, filled, end) => {
-    const { value, done: ended } = await /** @type {ReadableStreamBYOBReader} */ (reader).read(new Uint8Array(buffer, filled, end - filled));
+  // The buffer the browser fills, handed back and forth. It is the browser's too from the
+  // first read on, so the bytes are copied out of it into buffers the browser never sees.
+  let chunk = new ArrayBuffer(CHUNK_BYTES);
+  /** Read up to end - filled bytes into target from filled on; how many bytes target now holds. @param {Uint8Array} target @param {number} filled @param {number} end */
+  const readInto = async (target, filled, end) => {
+    const { value, done: ended } = await /** @type {ReadableStreamBYOBReader} */ (reader).read(new Uint8Array(chunk, 0, Math.min(CHUNK_BYTES, end - filled)));
+    if (value) chunk = value.buffer;
     if (ended || !value) {
       done = true;
-      return { buffer: value?.buffer ?? buffer, filled };
+      return filled;
     }
     length += value.byteLength;
     if (length > limit) throw new SnapshotError(`the kept copy is larger than ${limit} bytes`);
-    return { buffer: value.buffer, filled: filled + value.byteLength };
+    target.set(value, filled);
+    return filled + value.byteLength;
   };
   return {
     async upTo(wanted) {
@@ -244,11 +250,8 @@ export function readKept(response, limit) {
       }
       try {
         // One byte more than limit: a copy that fills it is larger than limit.
-        let buffer = bytes.byteLength ? bytes.buffer : new ArrayBuffer(limit + 1);
-        while (length < wanted && !done) {
-          ({ buffer } = await readInto(buffer, length, Math.min(limit + 1, wanted, length + CHUNK_BYTES)));
-        }
-        bytes = new Uint8Array(buffer);
+        if (!bytes.byteLength) bytes = new Uint8Array(limit + 1);
+        while (length < wanted && !done) await readInto(bytes, length, Math.min(limit + 1, wanted));
       } catch (error) {
         stop();
         throw error;
@@ -263,9 +266,11 @@ export function readKept(response, limit) {
       if (!reader) return served < bytes.byteLength ? [bytes.subarray(served)] : pieces;
       try {
         while (!done) {
-          let piece = { buffer: new ArrayBuffer(CHUNK_BYTES), filled: 0 };
-          while (piece.filled < CHUNK_BYTES && !done) piece = await readInto(piece.buffer, piece.filled, CHUNK_BYTES);
-          if (piece.filled) pieces.push(new Uint8Array(piece.buffer, 0, piece.filled));
+          const piece = new Uint8Array(CHUNK_BYTES);
+          let filled = 0;
+          while (filled < CHUNK_BYTES && !done) filled = await readInto(piece, filled, CHUNK_BYTES);
+          if (filled) pieces.push(piece.subarray(0, filled));
+          else free(piece);
         }
       } catch (error) {
         for (const piece of pieces) free(piece);
