@@ -293,11 +293,15 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
         const { setPages } = unpacked;
         afterInstantiating = async () => {
           afterInstantiating = null;
+          /** @type {Uint8Array[]} */
+          let pieces = [];
           try {
-            setPages(await kept.pieces());
+            pieces = await kept.pieces();
+            setPages(pieces);
             performance.mark("rw:w-snapshot-read");
           } catch {
             // copyMemory refuses, and the restore fails: a fresh boot follows
+            for (const piece of pieces) pages.free(piece);
           }
         };
       } else {
