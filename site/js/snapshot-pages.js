@@ -200,7 +200,7 @@ const CHUNK_BYTES = 1 << 20;
  * @param {Response} response @param {number} limit  the most bytes it may hold
  * @returns {{upTo: (wanted: number) => Promise<Uint8Array>, pieces: () => Promise<Uint8Array[]>, free: () => void}}
  *   upTo(wanted): a view of the first bytes, wanted of them or all there are (Infinity:
- *   all), in a buffer of limit bytes of which only the pages written take memory; its
+ *   all), in a buffer of limit + 1 bytes of which only the pages written take memory; its
  *   buffer holds nothing else. pieces(): the bytes after those, each piece a buffer of
  *   its own of CHUNK_BYTES (the last may be shorter), to be freed one by one. A copy
  *   larger than limit is refused (SnapshotError). free(): the first bytes' memory back,
@@ -218,7 +218,7 @@ export function readKept(response, limit) {
   let bytes = new Uint8Array(0);
   let length = 0;
   let done = false;
-  let served = 0; // the bytes upTo has handed out
+  let served = 0; // read whole: the bytes upTo has handed out
   const stop = () => {
     free(bytes);
     reader?.cancel().catch(() => {});
@@ -256,7 +256,6 @@ export function readKept(response, limit) {
         stop();
         throw error;
       }
-      served = length;
       return bytes.subarray(0, length);
     },
     async pieces() {
@@ -281,15 +280,6 @@ export function readKept(response, limit) {
     },
     free: stop,
   };
-}
-
-/**
- * A response's bytes, all of them, in a buffer this script made (readKept).
- * @param {Response} response @param {number} limit  the most bytes it may hold
- * @returns {Promise<Uint8Array>} a view of the bytes; its buffer holds nothing else
- */
-export function readOwnBytes(response, limit) {
-  return readKept(response, limit).upTo(Infinity);
 }
 
 /**

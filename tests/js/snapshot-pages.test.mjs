@@ -18,7 +18,6 @@ import {
   packedHeaderLength,
   packSnapshot,
   readKept,
-  readOwnBytes,
   SnapshotError,
   sparingZeroPages,
   substitute,
@@ -285,9 +284,9 @@ test("a restore during which the snapshot's memory was not copied through copyMe
   assert.equal(await sparingZeroPages(unpacked, async () => (heap.set(unpacked.memory), "restored")), "restored");
 });
 
-test("readOwnBytes reads a response's bytes into a buffer of its own, within its limit", async () => {
+test("readKept reads a response's bytes into a buffer of its own, within its limit", async () => {
   const packed = packSnapshot(fakeSnapshot([1, 3, 30]));
-  const read = await readOwnBytes(new Response(packed), PAGES * PAGE_BYTES + 4096);
+  const read = await readKept(new Response(packed), PAGES * PAGE_BYTES + 4096).upTo(Infinity);
   assert.deepEqual(read, packed);
   assert.equal(read.byteOffset, 0);
   // Its buffer is its own, and unpacks as the original does.
@@ -295,8 +294,8 @@ test("readOwnBytes reads a response's bytes into a buffer of its own, within its
   const target = new Int8Array(PAGES * PAGE_BYTES);
   unpackSnapshot(read).copyMemory(target);
   assert.deepEqual(new Uint8Array(target.buffer), fakeSnapshot([1, 3, 30]).subarray(HEADER));
-  assert.equal((await readOwnBytes(new Response(new Uint8Array(0)), 16)).byteLength, 0);
-  await assert.rejects(readOwnBytes(new Response(packed), packed.byteLength - 1), SnapshotError);
+  assert.equal((await readKept(new Response(new Uint8Array(0)), 16).upTo(Infinity)).byteLength, 0);
+  await assert.rejects(readKept(new Response(packed), packed.byteLength - 1).upTo(Infinity), SnapshotError);
   // A body that is not a byte stream is read whole instead.
   const plain = new ReadableStream({
     start(controller) {
@@ -305,5 +304,5 @@ test("readOwnBytes reads a response's bytes into a buffer of its own, within its
       controller.close();
     },
   });
-  assert.deepEqual(await readOwnBytes(new Response(plain), packed.byteLength), packed);
+  assert.deepEqual(await readKept(new Response(plain), packed.byteLength).upTo(Infinity), packed);
 });
