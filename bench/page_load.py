@@ -47,6 +47,17 @@ within a run. Each workbench run records, with navigation start as 0:
   [start, duration] up to Python's first answer being shown; longest_task_ms /
   longest_task_cause are the longest of them, attributed with Long Animation Frames:
   script time by invoker, and the time its frame spent rendering (style, layout, paint).
+* reading_blocking_ms / longest_reading_frame_ms: the READING_MS after Python's first
+  answer is shown, the page left alone as a learner reading that answer leaves it. The
+  page then prepares the next visit (Python's memory snapshot, the code-cache warm-up of
+  page-code-cache.js), and none of that may hold back the learner's first click or
+  keystroke. Timed with Long Animation Frames rather than 'longtask' entries, which
+  Chromium does not report to the page for work done in its hidden frame:
+  reading_blocking_ms is the largest blockingDuration of a frame that starts in that
+  time (0: no task, with the rendering after it, reached 50 ms), longest_reading_frame_ms
+  the longest such frame (0: none reached 50 ms), reading_frame_cause attributes it as
+  longest_task_cause does, and reading_long_frames lists each as [start, duration,
+  blocking], its start counted from the answer. The updates below start after this time.
 * empty_longest_task_ms: the same for an empty document (a title, nothing else) loaded
   after the two pages in the same way, from the same server: the floor under
   longest_task_ms. Chromium's own start of a fresh renderer's first document is one
@@ -105,6 +116,7 @@ from harness.servers import PagesServer, StaticServer
 VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
 READY_TIMEOUT_MS = 120_000
 LONG_TASK_MS = 50
+READING_MS = 10_000  # left alone after the first answer, as a learner reading it
 UPDATES = 50
 BUDGET_STEP = 20  # words between the two budgets the updates alternate
 STORE_RECORDS = len(json.loads(build.DEFAULT_STORE.read_text(encoding="utf-8"))["records"])
@@ -154,6 +166,7 @@ INIT_SCRIPT = """
         start: e.startTime,
         end: e.startTime + e.duration,
         renderStart: e.renderStart,
+        blocking: e.blockingDuration,
         scripts: e.scripts.map((s) => [`${s.invoker} ${(s.sourceURL || "").split("/").pop()}:${s.sourceFunctionName || ""}`.trim(), s.duration]),
       });
     }
@@ -319,12 +332,32 @@ def read_load_metrics(page: Page) -> dict[str, Any]:
     }
 
 
+def reading_frames(page: Page) -> dict[str, Any]:
+    """The page's long animation frames in the READING_MS after now (its first answer
+    just shown), the page left alone meanwhile: the harness waits outside the page."""
+    answered = page.evaluate("() => performance.now()")
+    page.wait_for_timeout(READING_MS)
+    frames = [f for f in page.evaluate("() => window.__bench.frames") if f["start"] >= answered]
+    longest = max(frames, key=lambda frame: frame["end"] - frame["start"], default=None)
+    return {
+        "reading_blocking_ms": ms(max((frame["blocking"] for frame in frames), default=0)),
+        "longest_reading_frame_ms": ms(longest["end"] - longest["start"]) if longest else 0,
+        "reading_frame_cause": frame_cause(longest) if longest else None,
+        "reading_long_frames": [
+            [ms(f["start"] - answered), ms(f["end"] - f["start"]), ms(f["blocking"])] for f in frames
+        ],
+    }
+
+
 def task_cause(task: list[float], frames: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the long animation frame around a long task spent its time on."""
     start = task[0]
     frame = next((f for f in frames if f["start"] - 1 <= start <= f["end"]), None)
-    if frame is None:
-        return None
+    return None if frame is None else frame_cause(frame)
+
+
+def frame_cause(frame: dict[str, Any]) -> dict[str, Any]:
+    """What a long animation frame spent its time on: script by invoker, and rendering."""
     scripts: dict[str, float] = {}
     for invoker, duration in frame["scripts"]:
         scripts[invoker] = scripts.get(invoker, 0) + duration
@@ -403,6 +436,7 @@ def one_run(browser: Browser, url: str, profile: Profile = PROFILES["unthrottled
             " && !document.getElementById('experiment').hasAttribute('data-pending')",
         )
         result = read_load_metrics(page)
+        result.update(reading_frames(page))
         updates, drawn = measure_updates(page)
         result["update_median_ms"] = ms(statistics.median(updates))
         result["update_p90_ms"] = ms(p90(updates))
@@ -469,6 +503,7 @@ HEADLINE = (
     "longest_task_ms",
     "empty_longest_task_ms",
     "stock_longest_task_ms",
+    "reading_blocking_ms",
     "update_p90_ms",
     "update_drawn_p90_ms",
     "ready_ms",
@@ -506,6 +541,12 @@ def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
         ),
         "longest_task_before_python_ms": spread(figure("longest_task_before_python_ms")),
         "longest_boot_task_ms": with_target(figure("longest_boot_task_ms"), 0, no_long_task + " while booting"),
+        "reading_blocking_ms": with_target(
+            figure("reading_blocking_ms"),
+            0,
+            no_long_task + f" in the {READING_MS // 1000} s after the first answer (blocking time 0)",
+        ),
+        "longest_reading_frame_ms": spread(figure("longest_reading_frame_ms")),
         "update_median_ms": spread(figure("update_median_ms")),
         "update_p90_ms": with_target(figure("update_p90_ms"), profile.update_p90_ms, f"≤ {profile.update_p90_ms:g} ms"),
         "update_drawn_median_ms": spread(figure("update_drawn_median_ms")),

@@ -9,12 +9,16 @@
 // the first repeat visit compiled every module of the page from its source and was the
 // slowest repeat visit. Started when the worker says it has done its part and the page
 // is idle. modulepreload compiles a module without running it: nothing runs twice.
+//
+// The frame starts empty and is given one module at a time, each in an idle moment once
+// the one before has loaded: a document that asks for every module as it is parsed makes
+// all the requests in one task, too long for a slow phone's main thread while the
+// learner reads the first answer.
 
-import { html } from "./html.js";
 import { whenIdle } from "./idle.js";
 
-// The frame is kept this long after its load, and goes after GIVE_UP_MS in any case; an
-// idle moment is waited for up to IDLE_WAIT_MS.
+// The frame is kept this long after its last module has loaded, and goes after
+// GIVE_UP_MS in any case; an idle moment is waited for up to IDLE_WAIT_MS.
 const KEEP_MS = 1000;
 const GIVE_UP_MS = 15_000;
 const IDLE_WAIT_MS = 5000;
@@ -34,15 +38,31 @@ function preloadInFrame(urls) {
   frame.hidden = true;
   // A srcdoc document is of the page's origin and, unlike an empty frame's, is served
   // by the page's service worker, out of its cache.
-  frame.srcdoc = html`${urls.map((url) => html`<link rel="modulepreload" href="${url}">`)}`.text;
+  frame.srcdoc = "<!doctype html><title>Compiling the page's modules</title>";
+  const left = [...urls];
   const gone = () => {
     clearTimeout(timer);
+    left.length = 0;
     frame.remove();
   };
   const timer = setTimeout(gone, GIVE_UP_MS);
-  // The frame's load waits for its modulepreloads, each fetched and compiled, but their
-  // compiled code is written to the cache in tasks after that, which a frame removed at
-  // once cancels: it goes a while later, when the page is idle.
-  frame.addEventListener("load", () => setTimeout(() => whenIdle(gone, IDLE_WAIT_MS), KEEP_MS));
+  const next = () => {
+    const url = left.shift();
+    const head = frame.contentDocument?.head;
+    if (!url || !head) {
+      // A module's compiled code is written to the cache in tasks after its load, which
+      // a frame removed at once cancels: it goes a while later, when the page is idle.
+      setTimeout(() => whenIdle(gone, IDLE_WAIT_MS), KEEP_MS);
+      return;
+    }
+    const link = /** @type {HTMLLinkElement} */ (frame.contentDocument.createElement("link"));
+    link.rel = "modulepreload";
+    link.href = url;
+    // A module that fails to load is only compiled on the next visit, as before.
+    link.addEventListener("load", () => whenIdle(next, IDLE_WAIT_MS));
+    link.addEventListener("error", () => whenIdle(next, IDLE_WAIT_MS));
+    head.append(link);
+  };
+  frame.addEventListener("load", () => whenIdle(next, IDLE_WAIT_MS), { once: true });
   document.body.append(frame);
 }
