@@ -47,17 +47,18 @@ within a run. Each workbench run records, with navigation start as 0:
   [start, duration] up to Python's first answer being shown; longest_task_ms /
   longest_task_cause are the longest of them, attributed with Long Animation Frames:
   script time by invoker, and the time its frame spent rendering (style, layout, paint).
-* reading_blocking_ms / longest_reading_frame_ms: the READING_MS after Python's first
+* longest_reading_frame_ms / reading_blocking_ms: the READING_MS after Python's first
   answer is shown, the page left alone as a learner reading that answer leaves it. The
   page then prepares the next visit (Python's memory snapshot, the code-cache warm-up of
   page-code-cache.js), and none of that may hold back the learner's first click or
   keystroke. Timed with Long Animation Frames rather than 'longtask' entries, which
-  Chromium does not report to the page for work done in its hidden frame:
-  reading_blocking_ms is the largest blockingDuration of a frame that starts in that
-  time (0: no task, with the rendering after it, reached 50 ms), longest_reading_frame_ms
-  the longest such frame (0: none reached 50 ms), reading_frame_cause attributes it as
-  longest_task_cause does, and reading_long_frames lists each as [start, duration,
-  blocking], its start counted from the answer. The updates below start after this time.
+  Chromium does not report to the page for work done in its hidden frame, and whose
+  blockingDuration leaves that work out too: longest_reading_frame_ms is the longest
+  frame that starts in that time (0: none passed 50 ms), the figure held to the target;
+  reading_blocking_ms the largest blockingDuration; reading_frame_cause attributes the
+  longest as longest_task_cause does, and reading_long_frames lists each as [start,
+  duration, blocking], its start counted from the answer. The updates below start after
+  this time.
 * empty_longest_task_ms: the same for an empty document (a title, nothing else) loaded
   after the two pages in the same way, from the same server: the floor under
   longest_task_ms. Chromium's own start of a fresh renderer's first document is one
@@ -503,7 +504,7 @@ HEADLINE = (
     "longest_task_ms",
     "empty_longest_task_ms",
     "stock_longest_task_ms",
-    "reading_blocking_ms",
+    "longest_reading_frame_ms",
     "update_p90_ms",
     "update_drawn_p90_ms",
     "ready_ms",
@@ -541,12 +542,12 @@ def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
         ),
         "longest_task_before_python_ms": spread(figure("longest_task_before_python_ms")),
         "longest_boot_task_ms": with_target(figure("longest_boot_task_ms"), 0, no_long_task + " while booting"),
-        "reading_blocking_ms": with_target(
-            figure("reading_blocking_ms"),
+        "longest_reading_frame_ms": with_target(
+            figure("longest_reading_frame_ms"),
             0,
-            no_long_task + f" in the {READING_MS // 1000} s after the first answer (blocking time 0)",
+            f"no frame held over {LONG_TASK_MS} ms (0) in the {READING_MS // 1000} s after the first answer",
         ),
-        "longest_reading_frame_ms": spread(figure("longest_reading_frame_ms")),
+        "reading_blocking_ms": spread(figure("reading_blocking_ms")),
         "update_median_ms": spread(figure("update_median_ms")),
         "update_p90_ms": with_target(figure("update_p90_ms"), profile.update_p90_ms, f"≤ {profile.update_p90_ms:g} ms"),
         "update_drawn_median_ms": spread(figure("update_drawn_median_ms")),
