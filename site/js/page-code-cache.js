@@ -55,7 +55,7 @@ function preloadInFrame(urls) {
       setTimeout(() => whenIdle(gone, IDLE_WAIT_MS), KEEP_MS);
       return;
     }
-    const link = /** @type {HTMLLinkElement} */ (frame.contentDocument.createElement("link"));
+    const link = head.ownerDocument.createElement("link");
     link.rel = "modulepreload";
     link.href = url;
     // A module that fails to load is only compiled on the next visit, as before.
