@@ -289,7 +289,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
         // copied. They are read once the module is compiled, not held while it compiles
         // (snapshot-pages.js).
         const headerLength = pages.packedHeaderLength(start);
-        unpacked = pages.unpackSnapshot((await kept.upTo(headerLength)).subarray(0, headerLength), true);
+        unpacked = pages.unpackSnapshot(await kept.upTo(headerLength), true);
         const { setPages } = unpacked;
         afterInstantiating = async () => {
           afterInstantiating = null;

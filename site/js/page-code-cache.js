@@ -42,7 +42,6 @@ function preloadInFrame(urls) {
   const left = [...urls];
   const gone = () => {
     clearTimeout(timer);
-    left.length = 0;
     frame.remove();
   };
   const timer = setTimeout(gone, GIVE_UP_MS);
@@ -59,8 +58,7 @@ function preloadInFrame(urls) {
     link.rel = "modulepreload";
     link.href = url;
     // A module that fails to load is only compiled on the next visit, as before.
-    link.addEventListener("load", () => whenIdle(next, IDLE_WAIT_MS));
-    link.addEventListener("error", () => whenIdle(next, IDLE_WAIT_MS));
+    for (const ended of ["load", "error"]) link.addEventListener(ended, () => whenIdle(next, IDLE_WAIT_MS));
     head.append(link);
   };
   frame.addEventListener("load", () => whenIdle(next, IDLE_WAIT_MS), { once: true });

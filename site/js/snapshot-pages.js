@@ -246,7 +246,7 @@ export function readKept(response, limit) {
         if (!done) bytes = new Uint8Array(await response.arrayBuffer());
         done = true;
         served = Math.max(served, Math.min(wanted, bytes.byteLength));
-        return bytes;
+        return bytes.subarray(0, served);
       }
       try {
         // One byte more than limit: a copy that fills it is larger than limit.
