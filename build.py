@@ -62,6 +62,7 @@ ZSTD_LEVEL = 19
 # under its own name; code two of them share goes into chunks of its own (js/chunk-*.js).
 ENTRY_MODULES = ("engine-start.js", "main.js", "engine-worker.js")
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+SCRIPTS_DATED_BACK_S = 24 * 3600  # see copy_assets
 LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_modules
 
 # The modules no worker may import: index.html's two scripts use the DOM as they load,
@@ -376,14 +377,16 @@ def copy_assets(out: Path) -> Bundle:
         # covers their paths, which then stay the same from one build to the next.
         bundle = bundle_modules(source, Path(scratch) / "dist" / "js", worker_loadable(source))
         shutil.copytree(Path(scratch) / "dist" / "js", out / "js")
-    # Dated when the page's code last changed, as a copied file would be (servers send the
-    # date as Last-Modified): Chromium keeps no compiled code for a script modified moments
-    # before it loads, so a site served right after its build would start without it.
+    # Dated a day before the page's code last changed (servers send the date as
+    # Last-Modified): the same date from one build to the next, and never moments before a
+    # visit. Chromium keeps no compiled code for a script whose Last-Modified is under a
+    # minute old, so a site served right after an edit, or after a fresh clone, would
+    # start without it, as no learner's visit to a deployed site does.
     changed = max(
         path.stat().st_mtime for path in [*(SITE / "js").rglob("*.js"), Path(engine.__file__).parent / "fields.py"]
     )
     for path in (out / "js").rglob("*.js"):
-        os.utime(path, (changed, changed))
+        os.utime(path, (changed - SCRIPTS_DATED_BACK_S, changed - SCRIPTS_DATED_BACK_S))
     return bundle
 
 
