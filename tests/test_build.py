@@ -9,6 +9,7 @@ import io
 import json
 import re
 import subprocess
+import time
 import zipfile
 from pathlib import Path
 
@@ -125,6 +126,15 @@ def test_the_pages_modules_are_bundled_into_a_few_files(built_site: Path) -> Non
     # Only what the page loads: every chunk is reached from an entry, statically or by import().
     mentioned = "".join((js / f).read_text(encoding="utf-8") for f in ("main.js", "engine-worker.js", *chunks))
     assert all(f'"./{chunk}"' in mentioned for chunk in chunks)
+
+
+def test_the_scripts_are_dated_well_before_any_visit(built_site: Path) -> None:
+    """The bundled scripts share one date (their Last-Modified), never a recent one:
+    Chromium keeps no compiled code for a script modified under a minute before it loads,
+    and tests and benchmarks serve the site moments after an edit or a clone."""
+    dates = {p.stat().st_mtime for p in (built_site / "js").glob("*.js")}
+    assert len(dates) == 1
+    assert dates.pop() < time.time() - 3600
 
 
 def test_page_preloads_what_pythons_worker_waits_for(built_site: Path) -> None:
