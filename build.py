@@ -62,7 +62,6 @@ ZSTD_LEVEL = 19
 # under its own name; code two of them share goes into chunks of its own (js/chunk-*.js).
 ENTRY_MODULES = ("engine-start.js", "main.js", "engine-worker.js")
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-SCRIPTS_DATED_BACK_S = 24 * 3600  # see copy_assets
 LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_modules
 
 # The modules no worker may import: index.html's two scripts use the DOM as they load,
@@ -385,8 +384,9 @@ def copy_assets(out: Path) -> Bundle:
     changed = max(
         path.stat().st_mtime for path in [*(SITE / "js").rglob("*.js"), Path(engine.__file__).parent / "fields.py"]
     )
+    dated = changed - 24 * 3600
     for path in (out / "js").rglob("*.js"):
-        os.utime(path, (changed - SCRIPTS_DATED_BACK_S, changed - SCRIPTS_DATED_BACK_S))
+        os.utime(path, (dated, dated))
     return bundle
 
 
