@@ -78,3 +78,21 @@ export function restart(t) {
 export function settleEnd(t, now) {
   return isPlaying(t) && elapsed(t, now) >= TOTAL_SECONDS ? pause(t, now) : t;
 }
+
+/**
+ * The time the page shows: whole tenths of a second, cut rather than rounded, so the
+ * clock reads 10.0 exactly when stage 2 begins. The small allowance keeps a sum such as
+ * 0.1 + 0.2 on the tenth it stands for.
+ * @param {number} seconds
+ */
+export function shownSeconds(seconds) {
+  return Math.floor(seconds * 10 + 1e-9) / 10;
+}
+
+/** Wall-clock ms until the shown time next changes; Infinity while paused. @param {Timing} t @param {number} now */
+export function msUntilShownChanges(t, now) {
+  if (!isPlaying(t)) return Infinity;
+  const seconds = elapsed(t, now);
+  const next = Math.min(TOTAL_SECONDS, shownSeconds(seconds) + 0.1);
+  return Math.max(0, ((next - seconds) * 1000) / t.speed);
+}

@@ -1,5 +1,5 @@
-// The thin player around playback.js: owns the timing state, ticks with
-// requestAnimationFrame while playing, and shows the stage on the page
+// The thin player around playback.js: owns the timing state, wakes while playing each
+// time the shown tenth of a second changes, and shows the stage on the page
 // (data-stage on the experiment and the table, the timeline, an announcement).
 
 import * as timing from "./playback.js";
@@ -34,7 +34,7 @@ export class Player {
     /** @type {timing.Timing} */
     this.t = timing.finished(1);
     this.stage = 0; // nothing shown yet: the first render sets every stage marker
-    this.frame = 0;
+    this.wake = 0;
     this.held = 0;
     this.reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   }
@@ -102,7 +102,7 @@ export class Player {
    */
   holdForNewResult() {
     if (!timing.isPlaying(this.t)) return;
-    cancelAnimationFrame(this.frame);
+    clearTimeout(this.wake);
     clearTimeout(this.held);
     this.held = setTimeout(() => this.update(this.t), HOLD_MS);
   }
@@ -117,22 +117,31 @@ export class Player {
     clearTimeout(this.held);
     this.t = next;
     this.render();
-    cancelAnimationFrame(this.frame);
-    if (timing.isPlaying(this.t)) this.frame = requestAnimationFrame(() => this.tick());
+    this.schedule();
   }
 
   tick() {
     this.t = timing.settleEnd(this.t, this.now());
     this.render();
-    if (timing.isPlaying(this.t)) this.frame = requestAnimationFrame(() => this.tick());
+    this.schedule();
+  }
+
+  /**
+   * Wake when the shown time next changes, rather than every frame: nothing on the page
+   * moves in between, and every frame asked for is a rendering pass on the main thread,
+   * for the thirty seconds each change replays.
+   */
+  schedule() {
+    clearTimeout(this.wake);
+    if (timing.isPlaying(this.t)) this.wake = setTimeout(() => this.tick(), timing.msUntilShownChanges(this.t, this.now()));
   }
 
   render() {
-    const seconds = timing.elapsed(this.t, this.now());
+    const seconds = timing.shownSeconds(timing.elapsed(this.t, this.now()));
     const stage = timing.stageAt(seconds);
     const info = STAGES[stage - 1];
     const playing = timing.isPlaying(this.t);
-    // Called every frame while playing: touch the DOM only where something changed.
+    // Called each time the shown tenth changes: touch the DOM only where something changed.
     setText(byId("play-pause"), playing ? "Pause" : "Play");
     const shown = seconds.toFixed(1);
     const timeline = /** @type {HTMLInputElement} */ (byId("timeline"));

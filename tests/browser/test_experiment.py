@@ -56,6 +56,29 @@ def test_input_change_plays_four_stages_over_thirty_seconds(timed_page: Page) ->
     expect(page.locator("#clock")).to_have_text("30.0 s of 30 s")
 
 
+COUNT_FRAMES_ASKED = """() => {
+  window.__framesAsked = 0;
+  const ask = window.requestAnimationFrame;
+  window.requestAnimationFrame = (callback) => (window.__framesAsked++, ask(callback));
+}"""
+
+
+def test_playback_redraws_when_the_shown_tenth_changes_not_every_frame(timed_page: Page) -> None:
+    """The clock shows each tenth of a second as it passes, cut rather than rounded, and
+    the page asks for no animation frame meanwhile (it did at 60 frames a second)."""
+    page = timed_page
+    page.evaluate(COUNT_FRAMES_ASKED)
+    page.get_by_label("Context word budget", exact=True).fill("9")
+    wait_answered(page)
+    page.clock.run_for(1_290)
+    expect(page.locator("#clock")).to_have_text("1.2 s of 30 s")
+    page.clock.run_for(20)
+    expect(page.locator("#clock")).to_have_text("1.3 s of 30 s")
+    page.clock.run_for(700)
+    expect(page.locator("#clock")).to_have_text("2.0 s of 30 s")
+    assert page.evaluate("() => window.__framesAsked") == 0
+
+
 def test_pause_settles_time_and_speed_change_keeps_the_old_pace(timed_page: Page) -> None:
     """Pause freezes elapsed time; a speed change settles time already played at the old pace."""
     page = timed_page

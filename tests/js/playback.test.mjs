@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  elapsed, finished, isPlaying, nextStage, pause, play, restart, seek, setSpeed, settleEnd, stageAt, stopped,
+  elapsed, finished, isPlaying, msUntilShownChanges, nextStage, pause, play, restart, seek, setSpeed, settleEnd, shownSeconds,
+  stageAt, stopped,
 } from "../../site/js/playback.js";
 
 test("at 1x, 30 inspection seconds take 30 s and stages change at 10, 20 and 30 s", () => {
@@ -73,4 +74,26 @@ test("seek jumps and keeps the play state; settleEnd stops at 30 s", () => {
   const end = settleEnd(t, 9000);
   assert.deepEqual([end.base, isPlaying(end)], [30, false]);
   assert.equal(settleEnd(t, 2000), t);
+});
+
+test("the shown time is cut to tenths, and changes exactly when a stage begins", () => {
+  assert.equal(shownSeconds(9.99), 9.9);
+  assert.equal(shownSeconds(0.1 + 0.2), 0.3); // 0.30000000000000004
+  assert.equal(shownSeconds(0.7 * 3), 2.1); // 2.0999999999999996
+  assert.equal(stageAt(shownSeconds(9.999)), 1);
+  assert.equal(stageAt(shownSeconds(10)), 2);
+  assert.equal(shownSeconds(30), 30);
+});
+
+test("the player wakes when the shown time next changes, at every speed, and never while paused", () => {
+  const t = play(stopped(1), 1000);
+  assert.equal(msUntilShownChanges(t, 1000), 100);
+  assert.ok(Math.abs(msUntilShownChanges(t, 1040) - 60) < 1e-6);
+  assert.equal(msUntilShownChanges(play(stopped(0.25), 0), 0), 400);
+  assert.equal(msUntilShownChanges(play(stopped(2), 0), 0), 50);
+  // At a tenth it waits for the next one, not zero: no wake-up spins.
+  assert.ok(Math.abs(msUntilShownChanges(t, 1300) - 100) < 1e-6);
+  // Near the end it wakes at the end, where settleEnd stops it.
+  assert.ok(Math.abs(msUntilShownChanges(t, 30_950) - 50) < 1e-6);
+  assert.equal(msUntilShownChanges(pause(t, 5000), 6000), Infinity);
 });
