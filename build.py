@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import urllib.parse
 import uuid
 import zipfile
 from dataclasses import dataclass
@@ -366,7 +365,8 @@ def prerender(store: Any, result: Any, labels: dict[str, str], chosen: str) -> d
 
 
 def copy_assets(out: Path) -> Bundle:
-    """The page's scripts, bundled (see bundle_modules)."""
+    """The page's scripts, bundled (see bundle_modules), and its icon."""
+    shutil.copyfile(SITE / "favicon.svg", out / "favicon.svg")
     with tempfile.TemporaryDirectory() as scratch:
         # The site's modules as they are, but for tables.js, generated afresh from the field table.
         source = Path(scratch) / "site" / "js"
@@ -477,14 +477,6 @@ def script_json(value: Any) -> Markup:
     return Markup(json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c"))
 
 
-def icon_url() -> str:
-    """The page's icon as a data: URL. Chromium asks for a page's icon again each time
-    the page rewrites its address (every answer does): a file would wake the service
-    worker on every control change."""
-    svg = (SITE / "favicon.svg").read_text(encoding="utf-8").strip().replace('"', "'")
-    return "data:image/svg+xml," + urllib.parse.quote(svg, safe=" /:=.'")
-
-
 def render_page(
     store: Any,
     result: Any,
@@ -521,7 +513,6 @@ def render_page(
         csp=content_security_policy(script, style, cmi5=lms["cmi5"]),
         inline_script=Markup(script),
         inline_style=Markup(style),
-        icon=icon_url(),
         store=store,
         policy=result["policy"],
         fields=fields,
