@@ -65,7 +65,7 @@ COUNT_FRAMES_ASKED = """() => {
 
 def test_playback_redraws_when_the_shown_tenth_changes_not_every_frame(timed_page: Page) -> None:
     """The clock shows each tenth of a second as it passes, cut rather than rounded, and
-    the page asks for no animation frame meanwhile (it did at 60 frames a second)."""
+    the page asks for no animation frame meanwhile: a timer wakes it for each tenth."""
     page = timed_page
     page.evaluate(COUNT_FRAMES_ASKED)
     page.get_by_label("Context word budget", exact=True).fill("9")
