@@ -112,28 +112,22 @@ export class Player {
     this.update(timing.seek(timing.pause(this.t, this.now()), stage >= 4 ? timing.TOTAL_SECONDS : (stage - 1) * timing.STAGE_SECONDS, this.now()));
   }
 
-  /** @param {timing.Timing} next */
+  /**
+   * Show a new timing; while it plays, wake when the shown time next changes rather than
+   * every frame: nothing on the page moves in between, and every frame asked for is a
+   * rendering pass on the main thread, for the thirty seconds each change replays.
+   * @param {timing.Timing} next
+   */
   update(next) {
     clearTimeout(this.held);
+    clearTimeout(this.wake);
     this.t = next;
     this.render();
-    this.schedule();
+    if (timing.isPlaying(this.t)) this.wake = setTimeout(() => this.tick(), timing.msUntilShownChanges(this.t, this.now()));
   }
 
   tick() {
-    this.t = timing.settleEnd(this.t, this.now());
-    this.render();
-    this.schedule();
-  }
-
-  /**
-   * Wake when the shown time next changes, rather than every frame: nothing on the page
-   * moves in between, and every frame asked for is a rendering pass on the main thread,
-   * for the thirty seconds each change replays.
-   */
-  schedule() {
-    clearTimeout(this.wake);
-    if (timing.isPlaying(this.t)) this.wake = setTimeout(() => this.tick(), timing.msUntilShownChanges(this.t, this.now()));
+    this.update(timing.settleEnd(this.t, this.now()));
   }
 
   render() {
