@@ -16,7 +16,7 @@ from typing import Any, NoReturn, cast
 from . import __version__
 from .api import run
 from .fields import FIELDS, OTHER_SCORER, POLICY_FIELDS, SCORER_NAMES, Field
-from .model import ErrorResult, Result
+from .shapes import ErrorResult, Result
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
 DEFAULT_STORE = Path(__file__).resolve().parent.parent / "fixtures" / "store.json"

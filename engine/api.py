@@ -15,8 +15,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .model import ErrorResult, InputError, Result, error_result, internal_error, parse_store
+from .model import InputError, error_result, internal_error, parse_store
 from .session import Session, dumps
+from .shapes import ErrorResult, Result
 
 
 def _check_request(request: Any) -> None:

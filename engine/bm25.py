@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from .model import BM25Part
+from .shapes import BM25Part
 from .text import tokenize
 from .tfidf import Index
 

@@ -1,9 +1,8 @@
-"""The data the engine works on: records, stores, policies and results.
+"""The data the engine works on: records, stores and policies, and their parsing.
 
 Parsing turns untrusted JSON (a store file, a policy from a URL) into frozen
 dataclasses, collecting every problem with the path of the bad value instead of
-stopping at the first. The JSON shapes of results are declared here once, as
-TypedDicts; ``site/js/types.js`` mirrors them for the page.
+stopping at the first. The JSON shapes of results are declared in ``shapes.py``.
 """
 
 from __future__ import annotations
@@ -11,9 +10,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any
 
 from .fields import DEFAULT_POLICY, FIELDS, FIELDS_BY_NAME, OUTCOMES, POLICY_FIELDS, STORE_KINDS, Field
+from .shapes import ErrorResult
 
 STORE_CHOICES: tuple[str, ...] = FIELDS_BY_NAME["store"].values
 SESSIONS: tuple[str, ...] = ("current", "previous")
@@ -100,151 +100,7 @@ class Policy:
     question_text: str
 
 
-# ---------------------------------------------------------------- result shapes
-
-
-class TermPart(TypedDict):
-    """One shared term's share of a cosine; the parts of a record add up to it."""
-
-    term: str
-    record_count: int
-    query_count: int
-    record_tf: float
-    query_tf: float
-    idf: float
-    record_weight: float
-    query_weight: float
-    contribution: float
-
-
-class BM25Part(TypedDict):
-    """One shared term's share of a record's BM25; the parts of a record add up to it."""
-
-    term: str
-    record_count: int
-    query_count: int
-    idf: float
-    record_length: int
-    length_factor: float
-    contribution: float
-
-
-class RecordResult(TypedDict):
-    id: str
-    tenant: str
-    store: str
-    session: str
-    age_hours: float
-    key: str | None
-    text: str
-    words: int
-    cosine: float
-    bm25: float
-    relevance: float
-    recency: float
-    score: float
-    outcome: str
-    stage: int
-    reason: str
-    rank: int | None
-    other_rank: int | None
-    terms: list[TermPart] | list[BM25Part]
-
-
-class QuestionResult(TypedDict):
-    """The question in force and how it was read. ``own`` is a learner's own text (its id
-    is then empty); ``terms`` are its terms found in some record, ``dropped_terms`` those
-    found in none (they count for nothing), ``stop_words`` the stop words it contained.
-    ``best_bm25`` is the highest BM25 of any record for it: BM25 is blended as a share of it;
-    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``."""
-
-    id: str
-    text: str
-    own: bool
-    terms: list[str]
-    dropped_terms: list[str]
-    stop_words: list[str]
-    best_bm25: float
-    average_length: float
-
-
-class Coverage(TypedDict):
-    found: int
-    total: int
-    supporting: list[str]
-    found_ids: list[str]
-
-
-class Counts(TypedDict):
-    stored: int
-    in_scope: int
-    ranked: int
-    selected: int
-
-
-class Result(TypedDict):
-    engine_version: str
-    policy: dict[str, Any]
-    question: QuestionResult
-    records: list[RecordResult]
-    ranked: list[str]
-    selected: list[str]
-    words_used: int
-    budget_words: int
-    counts: Counts
-    coverage: Coverage
-
-
-class Answer(TypedDict):
-    """The slim answer a session sends the page, by columns in store order: what the
-    policy decides for each record, and the question's cosines. It leaves out what the
-    page already holds: the records' own fields (the store it opened), their word
-    counts and recency (the open reply), each outcome's stage (the outcome table), and
-    the per-term parts when the page says it has those of ``terms_key`` already."""
-
-    engine_version: str
-    policy: dict[str, Any]
-    question: QuestionResult
-    ids: list[str]
-    cosine: list[float]
-    bm25: list[float]
-    relevance: list[float]
-    score: list[float]
-    outcome: list[str]
-    reason: list[str]
-    rank: list[int | None]
-    other_rank: list[int | None]
-    ranked: list[str]
-    selected: list[str]
-    words_used: int
-    budget_words: int
-    counts: Counts
-    coverage: Coverage
-    terms_key: str
-    terms: list[list[TermPart]] | list[list[BM25Part]] | None
-
-
-class Opened(TypedDict):
-    """The reply to opening a store: its size, and each record's word count and recency."""
-
-    records: int
-    words: list[int]
-    recency: list[float]
-
-
-class Problem(TypedDict):
-    path: str
-    message: str
-
-
-class ErrorBody(TypedDict):
-    name: str
-    message: str
-    problems: list[Problem]
-
-
-class ErrorResult(TypedDict):
-    error: ErrorBody
+# ---------------------------------------------------------------- errors
 
 
 def error_result(error: InputError) -> ErrorResult:

@@ -16,29 +16,27 @@ import functools
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Generic, TypeVar
 
 from . import __version__
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
 from .fields import OTHER_SCORER, OUTCOME_STAGE
-from .model import (
-    Answer,
-    BM25Part,
-    Coverage,
-    ErrorResult,
-    InputError,
-    Opened,
-    Policy,
-    RecordResult,
-    Result,
-    Store,
-    TermPart,
-    error_result,
-    internal_error,
-    parse_policy,
-)
+from .model import InputError, Policy, Store, error_result, internal_error, parse_policy
 from .pack import Candidate, pack, rank
 from .scope import ScopeChecker
+from .shapes import (
+    Answer,
+    BM25Part,
+    Columns,
+    Coverage,
+    ErrorResult,
+    Head,
+    Opened,
+    RecordResult,
+    Result,
+    Summary,
+    TermPart,
+)
 from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
 
@@ -60,6 +58,23 @@ def blend(relevance: float, recency_value: float, weight: float) -> float:
     return (1.0 - weight) * relevance + weight * recency_value
 
 
+Part = TypeVar("Part", TermPart, BM25Part)
+
+
+@dataclass(frozen=True)
+class _Parts(Generic[Part]):
+    """One scorer's per-term parts of every record, in store order."""
+
+    of: tuple[tuple[Part, ...], ...]
+
+    def copied(self, position: int) -> list[Part]:
+        """A record's parts as fresh dicts: a caller editing a result never changes the kept scores."""
+        return [part.copy() for part in self.of[position]]
+
+    def all_copied(self) -> list[list[Part]]:
+        return [[part.copy() for part in parts] for parts in self.of]
+
+
 @dataclass(frozen=True)
 class _Decisions:
     """What one policy decides for every record, in store order. ``relevance`` and
@@ -70,7 +85,7 @@ class _Decisions:
     scores: QuestionScores
     bm25: BM25Scores
     relevance: tuple[float, ...]
-    parts: tuple[tuple[TermPart, ...], ...] | tuple[tuple[BM25Part, ...], ...]
+    parts: _Parts[TermPart] | _Parts[BM25Part]
     score: list[float]
     outcome: list[str]
     reason: list[str]
@@ -128,18 +143,17 @@ class Session:
                     "reason": d.reason[i],
                     "rank": d.rank[i],
                     "other_rank": d.other_rank[i],
-                    "terms": [dict(part) for part in d.parts[i]],  # type: ignore[typeddict-item]
+                    "terms": d.parts.copied(i),
                 }
             )
-        return {**self._head(policy, d), "records": rows, **self._tail(policy, d)}  # type: ignore[typeddict-item]
+        return {**self._head(policy, d), "records": rows, **self._summary(policy, d)}
 
     def answer(self, policy: Policy, *, have_terms: str = "") -> Answer:
         """The slim answer, by columns; ``terms`` is None when ``have_terms`` is its key."""
         d = self._decide(policy)
         columns = self._columns(policy, d)
         held = have_terms == columns["terms_key"]
-        terms = None if held else [[dict(part) for part in parts] for parts in d.parts]
-        return cast(Answer, {**columns, "terms": terms})
+        return {**columns, "terms": None if held else d.parts.all_copied()}
 
     def opened(self) -> Opened:
         """What the page needs once per store: its size, each record's word count and recency."""
@@ -214,7 +228,7 @@ class Session:
         """The per-term parts of every record as JSON text, encoded once per question."""
         encoded = self._encoded.get(key)
         if encoded is None:
-            encoded = self._encoded[key] = dumps(d.parts)
+            encoded = self._encoded[key] = dumps(d.parts.of)
             if len(self._encoded) > _QUESTIONS_KEPT:
                 del self._encoded[next(iter(self._encoded))]
         return encoded
@@ -258,7 +272,7 @@ class Session:
             scores=scores,
             bm25=bm25,
             relevance=relevance,
-            parts=bm25.parts if policy.scorer == "bm25" else scores.parts,
+            parts=_Parts(bm25.parts) if policy.scorer == "bm25" else _Parts(scores.parts),
             score=score,
             outcome=outcome,
             reason=reason,
@@ -270,7 +284,7 @@ class Session:
             coverage={"found": len(found), "total": len(supporting), "supporting": supporting, "found_ids": found},
         )
 
-    def _head(self, policy: Policy, d: _Decisions) -> dict[str, Any]:
+    def _head(self, policy: Policy, d: _Decisions) -> Head:
         own = bool(policy.question_text)
         text = self._asked(policy)
         return {
@@ -288,7 +302,7 @@ class Session:
             },
         }
 
-    def _tail(self, policy: Policy, d: _Decisions) -> dict[str, Any]:
+    def _summary(self, policy: Policy, d: _Decisions) -> Summary:
         return {
             "ranked": d.ranked,
             "selected": d.selected,
@@ -303,7 +317,7 @@ class Session:
             "coverage": d.coverage,
         }
 
-    def _columns(self, policy: Policy, d: _Decisions) -> dict[str, Any]:
+    def _columns(self, policy: Policy, d: _Decisions) -> Columns:
         """The slim answer but for its per-term parts."""
         return {
             **self._head(policy, d),
@@ -316,7 +330,7 @@ class Session:
             "reason": d.reason,
             "rank": d.rank,
             "other_rank": d.other_rank,
-            **self._tail(policy, d),
+            **self._summary(policy, d),
             "terms_key": self._terms_key(policy),
         }
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
-from .model import TermPart
+from .shapes import TermPart
 from .text import term_counts, tokenize
 
 
