@@ -8,8 +8,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .api import Opening, open_json, run, run_json
+from .errors import InputError
 from .fields import DEFAULT_POLICY, FIELDS, OUTCOME_TABLE, OUTCOMES, POLICY_FIELDS
-from .model import STORE_CHOICES, InputError, parse_policy, parse_store
+from .model import STORE_CHOICES
+from .parse import parse_policy, parse_store
 from .session import Session
 from .text import STOP_WORDS, tokenize, word_count
 

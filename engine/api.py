@@ -15,7 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .model import InputError, error_result, internal_error, parse_store
+from .errors import InputError, error_result, internal_error
+from .parse import parse_store
 from .session import Session, dumps
 from .shapes import ErrorResult, Result
 

@@ -20,9 +20,11 @@ from typing import Any, Generic, TypeVar
 
 from . import __version__
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
+from .errors import InputError, error_result, internal_error
 from .fields import OTHER_SCORER, OUTCOME_STAGE
-from .model import InputError, Policy, Store, error_result, internal_error, parse_policy
+from .model import Policy, Store
 from .pack import Candidate, pack, rank
+from .parse import parse_policy
 from .scope import ScopeChecker
 from .shapes import (
     Answer,

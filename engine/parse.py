@@ -1,0 +1,327 @@
+"""Parsing and validation of untrusted JSON (a store file, a policy from a URL) into the model.
+
+Every problem is collected with the path of the bad value instead of stopping at the
+first, and raised together as one ``InputError``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from .errors import InputError
+from .fields import DEFAULT_POLICY, FIELDS, POLICY_FIELDS, STORE_KINDS, Field
+from .model import SESSIONS, Policy, Question, Record, Store, Tenant
+
+SCHEMA_VERSION = 1
+
+
+class _Problems:
+    """Collects problems so a user sees all of them at once."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append((path, message))
+
+
+def _show(value: Any) -> str:
+    """A short, JSON-like rendering of a bad value for messages."""
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + text + '"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "a list" if isinstance(value, list) else "an object"
+
+
+# Unicode category Cc: the C0 controls, DEL and the C1 controls. A fixed set, so the
+# page (state.js) strips exactly the same characters.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Half of a UTF-16 pair on its own: not a character, and no encoder can write it out.
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def clean_text(value: str) -> str:
+    """A text field's value as the engine uses it: control characters removed."""
+    return CONTROL_CHARACTERS.sub("", value)
+
+
+def _is_number(value: Any) -> bool:
+    # JSON booleans arrive as bool, a subclass of int; they are not numbers here.
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _text(obj: dict[str, Any], name: str, path: str, problems: _Problems) -> str:
+    value = obj.get(name)
+    if name not in obj:
+        problems.add(f"{path}.{name}", "is missing")
+    elif not isinstance(value, str):
+        problems.add(f"{path}.{name}", f"must be text, not {_show(value)}")
+    elif not value or value.isspace():  # not value.strip(), without copying a long text
+        problems.add(f"{path}.{name}", "must not be empty")
+    else:
+        return value
+    return ""
+
+
+def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], path: str, problems: _Problems) -> None:
+    for name in obj:
+        if name not in allowed:
+            problems.add(f"{path}.{name}", "is not a known field (allowed: " + ", ".join(allowed) + ")")
+
+
+def _object_list(data: dict[str, Any], name: str, problems: _Problems) -> list[Any]:
+    value = data.get(name)
+    if name not in data:
+        problems.add(name, "is missing")
+    elif not isinstance(value, list):
+        problems.add(name, f"must be a list, not {_show(value)}")
+    elif not value:
+        problems.add(name, "must not be empty")
+    else:
+        return value
+    return []
+
+
+def parse_store(data: Any) -> Store:
+    """Validate a store (the JSON shape of ``fixtures/``) and return it.
+
+    Raises ``InputError`` listing every problem, each with the path of the bad value.
+    """
+    problems = _Problems()
+    if not isinstance(data, dict):
+        raise InputError("InvalidStore", [("store", f"must be a JSON object, not {_show(data)}")])
+    _unknown_fields(
+        data,
+        ("$schema", "schema", "title", "description", "tenants", "questions", "records", "guides"),
+        "store",
+        problems,
+    )
+    # "$schema" lets editors find fixtures/store.schema.json; the engine only checks its type.
+    if "$schema" in data and not isinstance(data["$schema"], str):
+        problems.add("$schema", "must be text (the URL or path of the JSON Schema)")
+    if type(data.get("schema")) is not int or data.get("schema") != SCHEMA_VERSION:
+        problems.add("schema", f"must be {SCHEMA_VERSION}, not {_show(data.get('schema'))}")
+    title = _text(data, "title", "store", problems)
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        problems.add("description", "must be text")
+        description = ""
+
+    tenants: list[Tenant] = []
+    for index, item in enumerate(_object_list(data, "tenants", problems)):
+        path = f"tenants[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        _unknown_fields(item, ("id", "label"), path, problems)
+        tenant = Tenant(_text(item, "id", path, problems), _text(item, "label", path, problems))
+        if tenant.id and any(t.id == tenant.id for t in tenants):
+            problems.add(f"{path}.id", f"{_show(tenant.id)} is used by another tenant")
+        tenants.append(tenant)
+    tenant_ids = [t.id for t in tenants if t.id]
+
+    records: list[Record] = []
+    seen_ids: set[str] = set()
+    for index, item in enumerate(_object_list(data, "records", problems)):
+        path = f"records[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        record = _parse_record(item, path, tenant_ids, problems)
+        if record.id in seen_ids:
+            problems.add(f"{path}.id", f"{_show(record.id)} is used by another record")
+        seen_ids.add(record.id)
+        records.append(record)
+    record_tenant = {r.id: r.tenant for r in records if r.id}
+
+    questions: list[Question] = []
+    for index, item in enumerate(_object_list(data, "questions", problems)):
+        path = f"questions[{index}]"
+        if not isinstance(item, dict):
+            problems.add(path, f"must be an object, not {_show(item)}")
+            continue
+        _unknown_fields(item, ("id", "text", "supporting"), path, problems)
+        qid = _text(item, "id", path, problems)
+        if qid and any(q.id == qid for q in questions):
+            problems.add(f"{path}.id", f"{_show(qid)} is used by another question")
+        supporting = _parse_supporting(
+            item.get("supporting"), f"{path}.supporting", tenant_ids, record_tenant, problems
+        )
+        questions.append(Question(qid, _text(item, "text", path, problems), supporting))
+
+    guides = data.get("guides", [])
+    if not isinstance(guides, list) or not all(isinstance(g, dict) for g in guides):
+        problems.add("guides", "must be a list of objects")
+        guides = []
+
+    if problems.items:
+        raise InputError("InvalidStore", problems.items)
+    store = Store(title, description, tuple(tenants), tuple(questions), tuple(records), tuple(guides))
+    _check_guides(store, problems)
+    if problems.items:
+        raise InputError("InvalidStore", problems.items)
+    return store
+
+
+def _parse_record(item: dict[str, Any], path: str, tenant_ids: list[str], problems: _Problems) -> Record:
+    _unknown_fields(item, ("id", "tenant", "store", "session", "age_hours", "key", "text"), path, problems)
+    rid = _text(item, "id", path, problems)
+    tenant = _text(item, "tenant", path, problems)
+    if tenant and tenant_ids and tenant not in tenant_ids:
+        problems.add(f"{path}.tenant", f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")
+    kind = _text(item, "store", path, problems)
+    if kind and kind not in STORE_KINDS:
+        problems.add(f"{path}.store", f"{_show(kind)} is not one of {', '.join(STORE_KINDS)}")
+    session = _text(item, "session", path, problems)
+    if session and session not in SESSIONS:
+        problems.add(f"{path}.session", f"{_show(session)} is not one of {', '.join(SESSIONS)}")
+    age: Any = item.get("age_hours")
+    if "age_hours" not in item:
+        problems.add(f"{path}.age_hours", "is missing")
+        age = 0
+    elif not _is_number(age):
+        problems.add(f"{path}.age_hours", f"must be a number of hours, not {_show(age)}")
+        age = 0
+    elif age < 0:
+        problems.add(f"{path}.age_hours", f"must not be negative, not {_show(age)}")
+    key = item.get("key")
+    if "key" not in item:
+        problems.add(f"{path}.key", "is missing (use null for a record without a key)")
+    elif key is not None and (not isinstance(key, str) or not key.strip()):
+        problems.add(f"{path}.key", f"must be null or non-empty text, not {_show(key)}")
+        key = None
+    text = _text(item, "text", path, problems)
+    return Record(rid, tenant, kind, session, float(age), key, text)
+
+
+def _parse_supporting(
+    value: Any, path: str, tenant_ids: list[str], record_tenant: dict[str, str], problems: _Problems
+) -> dict[str, tuple[str, ...]]:
+    if value is None:
+        problems.add(path, "is missing (map each tenant to its supporting record ids)")
+        return {}
+    if not isinstance(value, dict):
+        problems.add(path, f"must be an object mapping tenants to record ids, not {_show(value)}")
+        return {}
+    supporting: dict[str, tuple[str, ...]] = {}
+    for tenant, ids in value.items():
+        tpath = f"{path}.{tenant}"
+        if tenant not in tenant_ids:
+            problems.add(tpath, f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")
+            continue
+        if not isinstance(ids, list):
+            problems.add(tpath, f"must be a list of record ids, not {_show(ids)}")
+            continue
+        for index, rid in enumerate(ids):
+            if not isinstance(rid, str):
+                problems.add(f"{tpath}[{index}]", f"must be a record id (text), not {_show(rid)}")
+            elif rid not in record_tenant:
+                problems.add(f"{tpath}[{index}]", f"{_show(rid)} is not a record id")
+            elif record_tenant[rid] != tenant:
+                problems.add(f"{tpath}[{index}]", f"{_show(rid)} belongs to {record_tenant[rid]}, not {tenant}")
+        supporting[tenant] = tuple(rid for rid in ids if isinstance(rid, str))
+    return supporting
+
+
+def _check_guides(store: Store, problems: _Problems) -> None:
+    """Guided experiments are step lists whose policies must be valid for this store."""
+    seen: set[str] = set()
+    for index, guide in enumerate(store.guides):
+        path = f"guides[{index}]"
+        _unknown_fields(guide, ("id", "title", "intro", "steps"), path, problems)
+        guide_id = _text(guide, "id", path, problems)
+        if guide_id in seen:
+            problems.add(f"{path}.id", f"{_show(guide_id)} is used by another guide")
+        seen.add(guide_id)
+        _text(guide, "title", path, problems)
+        if "intro" in guide and not isinstance(guide["intro"], str):
+            problems.add(f"{path}.intro", f"must be text, not {_show(guide['intro'])}")
+        steps = guide.get("steps")
+        if not isinstance(steps, list) or not steps:
+            problems.add(f"{path}.steps", "must be a non-empty list")
+            continue
+        for number, step in enumerate(steps):
+            spath = f"{path}.steps[{number}]"
+            if not isinstance(step, dict):
+                problems.add(spath, "must be an object")
+                continue
+            _unknown_fields(step, ("title", "policy", "look_for"), spath, problems)
+            _text(step, "title", spath, problems)
+            _text(step, "look_for", spath, problems)
+            if not isinstance(step.get("policy"), dict):
+                problems.add(f"{spath}.policy", "must be an object of policy fields")
+                continue
+            try:
+                parse_policy(step["policy"], store, path=f"{spath}.policy")
+            except InputError as error:
+                problems.items.extend(error.problems)
+
+
+def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:
+    """Validate a policy against a store; missing fields take the defaults.
+
+    ``question`` and ``tenant`` default to the store's first entries.
+    """
+    problems = _Problems()
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InputError("InvalidPolicy", [(path, f"must be an object, not {_show(data)}")])
+    _unknown_fields(data, POLICY_FIELDS, path, problems)
+    values = dict(DEFAULT_POLICY)
+    values["question"] = store.questions[0].id
+    values["tenant"] = store.tenants[0].id
+    values.update({k: v for k, v in data.items() if k in POLICY_FIELDS})
+
+    store_lists = {"questions": [q.id for q in store.questions], "tenants": [t.id for t in store.tenants]}
+
+    def checked(f: Field) -> Any:
+        value: Any = values[f.name]
+        where = f"{path}.{f.name}"
+        if f.kind == "choice":
+            allowed = store_lists[f.choices_from] if f.choices_from else list(f.values)
+            if not isinstance(value, str) or value not in allowed:
+                problems.add(where, f"{_show(value)} is not one of {', '.join(allowed)}")
+                return allowed[0]
+            return value
+        if f.kind == "bool":
+            if not isinstance(value, bool):
+                problems.add(where, f"must be true or false, not {_show(value)}")
+                return f.default
+            return value
+        if f.kind == "text":
+            if not isinstance(value, str):
+                problems.add(where, f"must be text, not {_show(value)}")
+                return f.default
+            if _LONE_SURROGATE.search(value):
+                problems.add(where, "must be valid Unicode text (it holds half of a surrogate pair)")
+                return f.default
+            text = clean_text(value)
+            if len(text) > (f.max_length or 0):
+                problems.add(where, f"{f.rule()} (this one has {len(text)})")
+                return f.default
+            return text
+        low, high = float(f.minimum or 0), float(f.maximum or 0)
+        whole = f.kind == "int"
+        if not _is_number(value) or (whole and not float(value).is_integer()) or not low <= value <= high:
+            problems.add(where, f"{f.rule()}, not {_show(value)}")
+            value = f.default
+        number = float(value)
+        # Whole-number fields are ints; a number field whose default is an int (hours)
+        # keeps whole values as ints too, so links and notes read "168", not "168.0".
+        if whole or (isinstance(f.default, int) and number.is_integer()):
+            return int(number)
+        return number
+
+    policy = Policy(**{f.name: checked(f) for f in FIELDS})
+    if problems.items:
+        raise InputError("InvalidPolicy", problems.items)
+    return policy
