@@ -61,9 +61,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -76,23 +74,14 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import build
-from bench.page_load import (
-    LONG_TASK_MS,
-    TARGET_TABLE_MS,
-    VIEWPORT,
-    init_script,
-    ms,
-    read_load_metrics,
-    spread,
-    wait_loaded,
-)
-from harness.browser import chromium_executable, launch_persistent
+from harness.browser import chromium_version, launch_persistent
+from harness.emulation import MBIT, emulate_network
+from harness.page_timing import LONG_TASK_MS, TARGET_TABLE_MS, VIEWPORT, init_script, read_load_metrics, wait_loaded
 from harness.servers import PagesServer, Served
+from harness.snapshots import wait_snapshot_saved
+from harness.stats import ms, spread
+from harness.stock_page import PAGES, build_pages
 
-PAGES = ("workbench", "stock")
-STOCK_RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-MBIT = 1_000_000 / 8  # bytes per second
 CONDITIONS: dict[str, dict[str, float] | None] = {
     "unthrottled": None,
     "throttled_20mbit_40ms": {"latency": 40, "downloadThroughput": 20 * MBIT, "uploadThroughput": 20 * MBIT},
@@ -102,91 +91,11 @@ VISITS = ("first", "repeat")
 TARGET_READY_RATIO = {"first": 0.45, "repeat": 0.35}
 TARGET_BYTES = {"first": 5_400_000, "repeat": 10_000}
 
-STOCK_HTML = """<!doctype html>
-<html lang="en" data-engine="loading">
-<head>
-<meta charset="utf-8">
-<title>Retrieval engine on stock Pyodide</title>
-<link rel="icon" href="data:,">
-<script type="module" src="main.js"></script>
-</head>
-<body>
-<h1>Retrieval engine on stock Pyodide</h1>
-<p id="status">Loading Python…</p>
-<table>
-<thead><tr><th>ID</th><th>Memory text</th><th>Cosine</th><th>Blended score</th><th>Outcome</th></tr></thead>
-<tbody id="records-body"></tbody>
-</table>
-<script type="application/json" id="store">__STORE__</script>
-</body>
-</html>
-"""
-
-STOCK_MAIN = """// The page's side: start the worker, draw the engine's answer as a table.
-const store = JSON.parse(document.getElementById("store").textContent);
-const status = document.getElementById("status");
-const worker = new Worker("worker.js", { type: "module" });
-worker.onmessage = ({ data }) => {
-  if (data.type === "ready") {
-    performance.mark("rw:engine-ready");
-    document.documentElement.dataset.engine = "ready";
-    worker.postMessage(JSON.stringify({ store, policy: {} }));
-  } else if (data.type === "result") {
-    showTable(JSON.parse(data.response));
-    status.textContent = "Python is running the engine.";
-  } else {
-    document.documentElement.dataset.engine = "failed";
-    status.textContent = "Python could not start: " + data.message;
-  }
-};
-
-function showTable(result) {
-  const body = document.getElementById("records-body");
-  for (const r of result.records) {
-    const row = body.insertRow();
-    row.dataset.recordId = r.id;
-    for (const value of [r.id, r.text, r.cosine.toFixed(3), r.score.toFixed(3), r.outcome]) {
-      row.insertCell().textContent = value;
-    }
-  }
-}
-"""
-
-STOCK_WORKER = """// Pyodide the usual way: default loadPyodide(), then the wheel through loadPackage.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-
-try {
-  const pyodide = await loadPyodide();
-  await pyodide.loadPackage(new URL("wheels/__WHEEL__", import.meta.url).href);
-  const engine = pyodide.pyimport("engine");
-  self.onmessage = ({ data }) => postMessage({ type: "result", response: engine.run_json(data) });
-  postMessage({ type: "ready" });
-} catch (error) {
-  postMessage({ type: "failed", message: String(error) });
-}
-"""
-
 # Inside the worker: its largest download, to show the throttling reached it.
 WORKER_LARGEST_DOWNLOAD = """() => {
   const [e] = performance.getEntriesByType("resource").sort((a, b) => b.transferSize - a.transferSize);
   return e && e.transferSize > 0 ? { url: e.name, bytes: e.transferSize, ms: e.responseEnd - e.requestStart } : null;
 }"""
-
-
-def build_pages(root: Path) -> None:
-    """root/workbench: the built site; root/stock: the stock page around the same wheel."""
-    build.build(out=root / "workbench", quiet=True)
-    stock = root / "stock"
-    (stock / "pyodide").mkdir(parents=True)
-    for name in STOCK_RUNTIME:
-        shutil.copyfile(build.PYODIDE_PACKAGE / name, stock / "pyodide" / name)
-    (wheel,) = (root / "workbench" / "wheels").rglob("*.whl")
-    (stock / "wheels").mkdir()
-    shutil.copyfile(wheel, stock / "wheels" / wheel.name)
-    store = json.dumps(json.loads(build.DEFAULT_STORE.read_text(encoding="utf-8"))).replace("<", "\\u003c")
-    (stock / "index.html").write_text(STOCK_HTML.replace("__STORE__", store), encoding="utf-8")
-    (stock / "main.js").write_text(STOCK_MAIN, encoding="utf-8")
-    (stock / "worker.js").write_text(STOCK_WORKER.replace("__WHEEL__", wheel.name), encoding="utf-8")
 
 
 @contextmanager
@@ -214,22 +123,6 @@ def warm_up(page: Page) -> None:
     """Let a just-launched browser draw an unrelated page and settle, as a learner's has."""
     page.goto(WARM_UP_PAGE)
     time.sleep(WARM_UP_S)
-
-
-SNAPSHOT_SAVED = """async () => {
-  const runtime = JSON.parse(document.getElementById("runtime").textContent);
-  const url = new URL(runtime.snapshotURL, document.baseURI).href;
-  return (await (await caches.open("retrieval-workbench:python-snapshots")).match(url)) !== undefined;
-}"""
-
-
-def wait_snapshot_saved(page: Page, timeout_s: float = 60.0) -> None:
-    """Until the workbench's worker has stored its memory snapshot (read after the visit's figures)."""
-    deadline = time.monotonic() + timeout_s
-    while not page.evaluate(SNAPSHOT_SAVED):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"no memory snapshot saved within {timeout_s} s")
-        time.sleep(0.2)
 
 
 def visit(page: Page, server: PagesServer, go: Callable[[], object]) -> tuple[dict[str, Any], list[Served]]:
@@ -281,9 +174,7 @@ def one_page(
             warm_up(page)
         context.add_init_script(init_script())
         if network is not None:
-            cdp = context.new_cdp_session(page)
-            cdp.send("Network.enable")
-            cdp.send("Network.emulateNetworkConditions", {"offline": False, **network})
+            emulate_network(context.new_cdp_session(page), network)
         for name, go in (("first", lambda: page.goto(url)), ("repeat", page.reload)):
             figures[name], served = visit(page, server, go)
             responses[name] = [f"{s.status} {s.encoding} {s.body_bytes} {s.path}" for s in served]
@@ -340,12 +231,6 @@ def check(target: str, condition: str, visit: str, values: list[float], limit: f
         "met": median <= limit,
         "runs_met": f"{sum(v <= limit for v in values)}/{len(values)}",
     }
-
-
-def chromium_version() -> str:
-    return subprocess.run(
-        [chromium_executable(), "--version"], capture_output=True, text=True, check=True
-    ).stdout.strip()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import build
 from harness.browser import chromium_executable
 from harness.servers import PagesServer
+from harness.stats import spread
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
@@ -111,10 +111,6 @@ def long_tasks(lhr: dict[str, Any]) -> list[str]:
     ]
 
 
-def spread(values: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per preset (default 3)")
@@ -131,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
                     runs[preset].append(figures(lhr))
                     lost[preset] = {"audits": lost_points(lhr), "long_tasks": long_tasks(lhr)}
                     print(f"run {i + 1}/{args.runs} {preset}: {json.dumps(runs[preset][-1])}", file=sys.stderr)
-    summary = {preset: {key: spread([run[key] for run in rows]) for key in rows[0]} for preset, rows in runs.items()}
+    summary = {
+        preset: {key: spread([run[key] for run in rows], None) for key in rows[0]} for preset, rows in runs.items()
+    }
     targets = [
         {
             "preset": preset,

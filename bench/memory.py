@@ -1,6 +1,6 @@
 """Benchmark: the memory a visit costs a learner's browser, the Workbench page against stock Pyodide.
 
-The two pages of bench/first_visit.py (the built site, and the bare page that boots
+The two pages of harness/stock_page.py (the built site, and the bare page that boots
 Pyodide with its defaults around the same wheel), built into one temporary folder and
 served by harness/servers.py's PagesServer as GitHub Pages serves them. Each visit gets a
 fresh Chromium with an empty profile; the pages take turns going first, run by run.
@@ -79,10 +79,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.first_visit import PAGES, build_pages, chromium_version
-from bench.page_load import READY_TIMEOUT_MS, VIEWPORT, WAIT_IN_PAGE
+from harness.browser import chromium_version
 from harness.cdp_pipe import CdpError, PipeBrowser
+from harness.page_timing import READY_TIMEOUT_MS, VIEWPORT, in_page_wait
 from harness.servers import PagesServer
+from harness.stats import spread
+from harness.stock_page import PAGES, build_pages
 
 SAMPLE_S = 0.02
 READING_S = 10.0
@@ -265,7 +267,7 @@ def measure_visit(
     sampler.take_peak()
     started = time.monotonic()
     open_document(browser, go)
-    browser.evaluate(WAIT_IN_PAGE.replace("CONDITION", answered).replace("TIMEOUT", str(READY_TIMEOUT_MS)))
+    browser.evaluate(in_page_wait(answered))
     boot_peak = sampler.take_peak()
     ready = sampler.now()
     answered_at = time.monotonic()
@@ -312,10 +314,6 @@ FIGURES = tuple(
 )
 
 
-def spread(values: list[float]) -> dict[str, float]:
-    return {"median": round(statistics.median(values), 2), "min": min(values), "max": max(values)}
-
-
 def targets(runs: list[dict[str, Any]], visits: tuple[str, ...]) -> list[dict[str, Any]]:
     checks = []
     for visit in visits:
@@ -332,13 +330,13 @@ def targets(runs: list[dict[str, Any]], visits: tuple[str, ...]) -> list[dict[st
             check = {
                 "target": f"{target} ({JUDGED})",
                 "visit": visit,
-                "ratio_workbench_over_stock": spread([round(r, 3) for r in ratios[JUDGED]]),
+                "ratio_workbench_over_stock": spread(ratios[JUDGED], 3),
                 "met": statistics.median(ratios[JUDGED]) <= limit,
                 "runs_met": f"{sum(r <= limit for r in ratios[JUDGED])}/{len(runs)}",
             }
             for kind in KINDS:
                 if kind != JUDGED:
-                    check[f"{kind}_ratio"] = spread([round(r, 3) for r in ratios[kind]])
+                    check[f"{kind}_ratio"] = spread(ratios[kind], 3)
                     check[f"{kind}_runs_met"] = f"{sum(r <= limit for r in ratios[kind])}/{len(runs)}"
             checks.append(check)
     return checks
@@ -369,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         name: {
             visit: {
-                **{f: spread([run[name][visit][f] for run in runs]) for f in FIGURES},
+                **{f: spread([run[name][visit][f] for run in runs], 2) for f in FIGURES},
                 "service_worker_at_settled": f"{sum(run[name][visit]['service_worker_at_settled'] for run in runs)}/{len(runs)} runs",
             }
             for visit in visits

@@ -24,8 +24,8 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import wait_in_page
 from harness.browser import launch
+from harness.page_timing import wait_in_page
 from harness.servers import StaticServer
 
 READY = "() => performance.getEntriesByName('rw:engine-ready')[0].startTime"

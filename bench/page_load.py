@@ -12,7 +12,7 @@ fresh browser context (empty cache) per run, viewport 1280×720, in two profiles
   harness/servers.py's PagesServer, gzip as on GitHub Pages, since transfer sizes
   decide a slow link's waits.
 
-In each profile the stock Pyodide page of bench/first_visit.py (defaults, the same
+In each profile the stock Pyodide page of harness/stock_page.py (defaults, the same
 wheel, its table drawn once Python answers) is loaded the same way, from the same
 server, alternating with the workbench run by run, with the same observers, for its
 rw:engine-ready mark (stock_ready_ms) and its longest main-thread task until its table
@@ -107,231 +107,52 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import build
 from harness.browser import launch
+from harness.emulation import PROFILES, Profile, emulate
+from harness.page_timing import (
+    LONG_TASK_MS,
+    TARGET_TABLE_MS,
+    VIEWPORT,
+    change_budget,
+    frame_cause,
+    init_script,
+    read_load_metrics,
+    wait_in_page,
+    wait_loaded,
+)
 from harness.servers import PagesServer, StaticServer
+from harness.stats import ms, p90, spread
+from harness.stock_page import build_pages
 
-VIEWPORT: ViewportSize = {"width": 1280, "height": 720}
-READY_TIMEOUT_MS = 120_000
-LONG_TASK_MS = 50
 READING_MS = 10_000  # left alone after the first answer, as a learner reading it
 UPDATES = 50
 BUDGET_STEP = 20  # words between the two budgets the updates alternate
-STORE_RECORDS = len(json.loads(build.DEFAULT_STORE.read_text(encoding="utf-8"))["records"])
 
 # The floor of the long-task figure: a document with nothing in it, served and loaded as
 # the workbench is.
 EMPTY_HTML = '<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Empty page</title></html>\n'
 EMPTY_SETTLE_MS = 2000
 
-TARGET_TABLE_MS = 300
 TARGET_UPDATE_P90_MS = 17
-MBIT = 1_000_000 / 8  # bytes per second
 
 
 @dataclass(frozen=True)
-class Profile:
-    """A device and link to emulate, and the workbench's targets on it."""
+class Targets:
+    """What the workbench is held to in one profile."""
 
-    cpu_rate: float  # Emulation.setCPUThrottlingRate; 1 is the machine as it is
-    network: dict[str, float] | None  # Network.emulateNetworkConditions, None for none
-    gzip: bool  # served like GitHub Pages (PagesServer) rather than by build.py's server
     table_ms: float
     update_p90_ms: float
     ready_vs_stock: float | None
 
 
-PROFILES = {
-    "unthrottled": Profile(1, None, False, TARGET_TABLE_MS, TARGET_UPDATE_P90_MS, None),
-    # Lighthouse's mobile preset: slow 4G (150 ms, 1.6 Mbit/s down, 750 kbit/s up), 4× CPU.
-    "low_end": Profile(
-        4, {"latency": 150, "downloadThroughput": 1.6 * MBIT, "uploadThroughput": 0.75 * MBIT}, True, 1000, 50, 0.45
-    ),
+TARGETS = {
+    "unthrottled": Targets(TARGET_TABLE_MS, TARGET_UPDATE_P90_MS, None),
+    "low_end": Targets(1000, 50, 0.45),
 }
-
-# Runs in every document before its own scripts. Observers only read; nothing on the
-# page changes. The results wait in window.__bench for read_load_metrics().
-INIT_SCRIPT = """
-(() => {
-  const rows = %(rows)d;
-  const bench = (window.__bench = { longTasks: [], frames: [], tableInDom: null, tableFrame: null });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) bench.longTasks.push([e.startTime, e.duration]);
-  }).observe({ type: "longtask", buffered: true });
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      bench.frames.push({
-        start: e.startTime,
-        end: e.startTime + e.duration,
-        renderStart: e.renderStart,
-        blocking: e.blockingDuration,
-        scripts: e.scripts.map((s) => [`${s.invoker} ${(s.sourceURL || "").split("/").pop()}:${s.sourceFunctionName || ""}`.trim(), s.duration]),
-      });
-    }
-  }).observe({ type: "long-animation-frame", buffered: true });
-  const staged = () => document.documentElement?.hasAttribute("data-first-frames") ?? false;
-  const rowsIn = () => document.querySelectorAll("#records-body tr[data-record-id]").length >= rows;
-  // Looked for once per frame and at each staging step, never per parsed node: a
-  // MutationObserver of the document's child lists would record each of the page's
-  // thousand elements as the parser adds them, a cost of the harness's that would be
-  // counted in the page's first parse task.
-  let found = false;
-  const seen = () => {
-    if (bench.tableInDom === null && rowsIn()) bench.tableInDom = performance.now();
-    if (found || bench.tableInDom === null || staged()) return false;
-    found = true;
-    steps.disconnect();
-    // Seen in a requestAnimationFrame callback (the poll's, or the page's last staging
-    // step): the frame being drawn holds the table, and a task posted now runs once it
-    // is. A posted message rather than a timer: the page's own tasks posted as this
-    // frame starts (main.js sets the page up once the staging ends) come after it, where
-    // Chromium may run a zero-delay timer after them.
-    const done = new MessageChannel();
-    done.port1.onmessage = () => (bench.tableFrame = performance.now());
-    done.port2.postMessage(null);
-    return true;
-  };
-  const steps = new MutationObserver(seen);
-  steps.observe(document, { subtree: true, attributes: true, attributeFilter: ["data-first-frames"] });
-  const poll = () => seen() || found || requestAnimationFrame(poll);
-  requestAnimationFrame(poll);
-})();
-"""
-
-READ_METRICS = """() => {
-  const first = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
-  const b = window.__bench;
-  return {
-    fcp: first("first-contentful-paint"),
-    ready: first("rw:engine-ready"),
-    pythonStart: first("rw:python-start"),
-    pythonWorker: first("rw:python-worker"),
-    tableInDom: b.tableInDom,
-    tableFrame: b.tableFrame,
-    longTasks: b.longTasks,
-    frames: b.frames,
-  };
-}"""
-
-
-NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
-
-# Waiting for an update without disturbing it: armed before the change, a
-# MutationObserver inside the page resolves once #experiment shows the new budget, so
-# nothing runs on the page while the worker computes. Playwright's expect() polls the
-# page every frame instead, and its polling delays the worker's answer reaching the
-# page: a cost of the harness that would be counted as the page's.
-ARM_SHOWN = """(value) => {
-  const experiment = document.getElementById("experiment");
-  const shows = () => new RegExp(`(^|&)budget_words=${value}(&|$)`).test(experiment.dataset.shownPolicy ?? "");
-  window.__benchPainted ??= [];
-  window.__benchShown = new Promise((done, fail) => {
-    if (shows()) return done();
-    const timer = setTimeout(() => fail(new Error(`budget ${value} never shown`)), 60000);
-    const observer = new MutationObserver(() => {
-      if (!shows()) return;
-      observer.disconnect();
-      clearTimeout(timer);
-      // The frame that draws the new view: a message posted at its start is handled
-      // once the main thread has finished it (style, layout, paint).
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__benchPainted.push(performance.now());
-        channel.port2.postMessage(null);
-      });
-      done();
-    });
-    observer.observe(experiment, { attributes: true, attributeFilter: ["data-shown-policy"] });
-  });
-}"""
-
-
-def change_budget(page: Page, value: int) -> None:
-    """Type a new word budget, wait until the views show its result, then for a drawn frame."""
-    page.evaluate(ARM_SHOWN, value)
-    page.get_by_label("Context word budget", exact=True).fill(str(value))
-    page.evaluate("() => window.__benchShown")
-    page.evaluate(NEXT_FRAME)
-
-
-def init_script(rows: int = STORE_RECORDS) -> str:
-    return INIT_SCRIPT % {"rows": rows}
-
-
-# Waiting for the load without disturbing it. Playwright's wait_for_function and expect()
-# first inject Playwright's own selector engine into the page, and page.evaluate its
-# smaller utility script: evaluating them takes the page's main thread, usually while
-# Python boots, and the page's long-task observer would count that as the page's own.
-# This waits inside the page through the DevTools protocol itself (Runtime.evaluate of a
-# promise), checking every 50 ms: a task of microseconds, and no script but this one.
-WAIT_IN_PAGE = """((timeout) => new Promise((done, fail) => {
-  const until = performance.now() + timeout;
-  const check = () => {
-    if (document.documentElement.dataset.engine === "failed") {
-      fail(new Error(`Python failed to load: ${document.getElementById("engine-status-text")?.textContent ?? ""}`));
-    } else if (CONDITION) {
-      done(true);
-    } else if (performance.now() > until) {
-      fail(new Error(`still waiting after ${timeout} ms (data-engine=${document.documentElement.dataset.engine})`));
-    } else {
-      setTimeout(check, 50);
-    }
-  };
-  check();
-}))(TIMEOUT)"""
-
-
-def wait_in_page(page: Page, condition: str, timeout_ms: int = READY_TIMEOUT_MS) -> None:
-    """Wait until a JavaScript expression (written into the source: the CSP forbids eval) holds."""
-    session = page.context.new_cdp_session(page)
-    try:
-        expression = WAIT_IN_PAGE.replace("CONDITION", condition).replace("TIMEOUT", str(timeout_ms))
-        answer = session.send(
-            "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}
-        )
-    finally:
-        session.detach()
-    if "exceptionDetails" in answer:
-        details = answer["exceptionDetails"]
-        raise RuntimeError(
-            details.get("exception", {}).get("description") or details.get("text", "the page's wait failed")
-        )
-
-
-def wait_loaded(page: Page) -> None:
-    """Python is ready and a frame holding the full table has been drawn."""
-    wait_in_page(page, "document.documentElement.dataset.engine === 'ready' && window.__bench.tableFrame !== null")
-
-
-def read_load_metrics(page: Page) -> dict[str, Any]:
-    """Paint, readiness and long-task figures of the page's current document, in ms."""
-    raw = page.evaluate(READ_METRICS)
-    fcp, ready, frame, tasks = raw["fcp"], raw["ready"], raw["tableFrame"], raw["longTasks"]
-    # A page without the mark (bench/first_visit.py's stock page) starts Python at once.
-    python_start = raw["pythonStart"] if raw["pythonStart"] is not None else 0.0
-    longest = max(tasks, key=lambda task: task[1], default=None)
-    return {
-        "fcp_ms": ms(fcp),
-        "table_in_dom_ms": ms(raw["tableInDom"]),
-        "table_frame_ms": ms(frame),
-        "table_paint_ms": ms(max(fcp, frame)),
-        "ready_ms": ms(ready),
-        "python_worker_ms": None if raw["pythonWorker"] is None else ms(raw["pythonWorker"]),
-        "python_start_ms": ms(python_start),
-        "longest_task_before_python_ms": ms(
-            max((length for start, length in tasks if start + length <= python_start), default=0)
-        ),
-        "longest_boot_task_ms": ms(
-            max((length for start, length in tasks if start + length > python_start and start < ready), default=0)
-        ),
-        "longest_task_ms": ms(longest[1]) if longest else 0,
-        "longest_task_cause": task_cause(longest, raw["frames"]) if longest else None,
-        "long_tasks": [[ms(start), ms(duration)] for start, duration in tasks],
-    }
 
 
 def reading_frames(page: Page) -> dict[str, Any]:
@@ -348,26 +169,6 @@ def reading_frames(page: Page) -> dict[str, Any]:
         "reading_long_frames": [
             [ms(f["start"] - answered), ms(f["end"] - f["start"]), ms(f["blocking"])] for f in frames
         ],
-    }
-
-
-def task_cause(task: list[float], frames: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """What the long animation frame around a long task spent its time on."""
-    start = task[0]
-    frame = next((f for f in frames if f["start"] - 1 <= start <= f["end"]), None)
-    return None if frame is None else frame_cause(frame)
-
-
-def frame_cause(frame: dict[str, Any]) -> dict[str, Any]:
-    """What a long animation frame spent its time on: script by invoker, and rendering."""
-    scripts: dict[str, float] = {}
-    for invoker, duration in frame["scripts"]:
-        scripts[invoker] = scripts.get(invoker, 0) + duration
-    rendering = frame["end"] - frame["renderStart"] if frame["renderStart"] else 0
-    return {
-        "frame_ms": ms(frame["end"] - frame["start"]),
-        "scripts_ms": {invoker: ms(duration) for invoker, duration in scripts.items()},
-        "rendering_ms": ms(rendering),
     }
 
 
@@ -391,17 +192,6 @@ def measure_updates(page: Page) -> tuple[list[float], list[float]]:
     return [duration for _, duration in measures], [
         end - start for (start, _), end in zip(measures, painted, strict=True)
     ]
-
-
-def emulate(context: BrowserContext, page: Page, profile: Profile) -> None:
-    """Slow the page (and its worker) and its link down as the profile says, before it loads."""
-    if profile.cpu_rate == 1 and profile.network is None:
-        return
-    cdp = context.new_cdp_session(page)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": profile.cpu_rate})
-    if profile.network is not None:
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", {"offline": False, **profile.network})
 
 
 def stock_run(browser: Browser, url: str, profile: Profile) -> tuple[float, float]:
@@ -476,18 +266,6 @@ def add_download_floor(run: dict[str, Any], throughput: float, workbench_bytes: 
     run["floor_vs_stock"] = round(run["download_floor_ms"] / run["stock_ready_ms"], 3)
 
 
-def p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10, method="inclusive")[8]
-
-
-def ms(value: float) -> float:
-    return round(value, 1)
-
-
-def spread(values: list[float], digits: int = 1) -> dict[str, float]:
-    return {key: round(f(values), digits) for key, f in (("median", statistics.median), ("min", min), ("max", max))}
-
-
 def with_target(values: list[float], target: float, label: str, digits: int = 1) -> dict[str, Any]:
     """Median and min/max, the target, and whether the median and each run meet it."""
     met = sum(value <= target for value in values)
@@ -513,21 +291,21 @@ HEADLINE = (
 )
 
 
-def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
+def summarize(runs: list[dict[str, Any]], profile: Profile, targets: Targets) -> dict[str, Any]:
     def figure(name: str) -> list[float]:
         return [run[name] for run in runs]
 
     no_long_task = f"no main-thread task over {LONG_TASK_MS} ms (0)"
     summary = {
-        "table_paint_ms": with_target(figure("table_paint_ms"), profile.table_ms, f"≤ {profile.table_ms:g} ms"),
+        "table_paint_ms": with_target(figure("table_paint_ms"), targets.table_ms, f"≤ {targets.table_ms:g} ms"),
         "fcp_ms": spread(figure("fcp_ms")),
         "table_frame_ms": spread(figure("table_frame_ms")),
         "ready_ms": spread(figure("ready_ms")),
         "stock_ready_ms": spread(figure("stock_ready_ms")),
         "ready_vs_stock": with_target(
-            figure("ready_vs_stock"), profile.ready_vs_stock, f"≤ {profile.ready_vs_stock}× stock", 3
+            figure("ready_vs_stock"), targets.ready_vs_stock, f"≤ {targets.ready_vs_stock}× stock", 3
         )
-        if profile.ready_vs_stock is not None
+        if targets.ready_vs_stock is not None
         else spread(figure("ready_vs_stock"), 3),
         **(
             {name: spread(figure(name), 3 if name == "floor_vs_stock" else 1) for name in DOWNLOAD_FIGURES}
@@ -550,18 +328,16 @@ def summarize(runs: list[dict[str, Any]], profile: Profile) -> dict[str, Any]:
         ),
         "reading_blocking_ms": spread(figure("reading_blocking_ms")),
         "update_median_ms": spread(figure("update_median_ms")),
-        "update_p90_ms": with_target(figure("update_p90_ms"), profile.update_p90_ms, f"≤ {profile.update_p90_ms:g} ms"),
+        "update_p90_ms": with_target(figure("update_p90_ms"), targets.update_p90_ms, f"≤ {targets.update_p90_ms:g} ms"),
         "update_drawn_median_ms": spread(figure("update_drawn_median_ms")),
         "update_drawn_p90_ms": with_target(
-            figure("update_drawn_p90_ms"), profile.update_p90_ms, f"≤ {profile.update_p90_ms:g} ms"
+            figure("update_drawn_p90_ms"), targets.update_p90_ms, f"≤ {targets.update_p90_ms:g} ms"
         ),
     }
     return summary
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bench.first_visit import build_pages  # the stock page; first_visit imports this module
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="fresh-context page loads per profile (default 5)")
     parser.add_argument("--profile", choices=list(PROFILES), action="append", help="only this profile (repeatable)")
@@ -599,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         version = browser.version
         browser.close()
 
-    summary = {name: summarize(runs[name], profile) for name, profile in profiles.items()}
+    summary = {name: summarize(runs[name], profile, TARGETS[name]) for name, profile in profiles.items()}
     side_by_side = {
         figure: {
             name: {

@@ -30,10 +30,11 @@ from playwright.sync_api import expect, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import change_budget, p90, spread
 from harness.browser import launch
 from harness.generate import synthetic_store
+from harness.page_timing import change_budget
 from harness.servers import StaticServer
+from harness.stats import p90, spread
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,20 +31,14 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import VIEWPORT, wait_in_page
 from harness.browser import launch_persistent
+from harness.page_timing import SETTLE_S, VIEWPORT, wait_in_page
 from harness.servers import PagesServer
+from harness.snapshots import wait_snapshot_saved
+from harness.stats import spread
 
 REPEATS = 4
-SETTLE_S = 3.0
 TARGET_RATIO = 1.10
-SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots"
-
-SNAPSHOT_SAVED = """async (name) => {
-  const runtime = JSON.parse(document.getElementById("runtime").textContent);
-  const url = new URL(runtime.snapshotURL, document.baseURI).href;
-  return (await (await caches.open(name)).match(url)) !== undefined;
-}"""
 
 
 def ready(page: Page) -> dict[str, Any]:
@@ -55,16 +49,6 @@ def ready(page: Page) -> dict[str, Any]:
     }
 
 
-def wait_for_snapshot(page: Page) -> None:
-    """Wait until the first visit's worker has stored its snapshot, then let the page settle."""
-    deadline = time.monotonic() + 60
-    while not page.evaluate(SNAPSHOT_SAVED, SNAPSHOT_CACHE):
-        if time.monotonic() > deadline:
-            raise RuntimeError("no snapshot saved within 60 s")
-        time.sleep(0.2)
-    time.sleep(SETTLE_S)
-
-
 def one_run(playwright: Any, url: str, repeats: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-profile-") as profile:
         context = launch_persistent(playwright, profile, viewport=VIEWPORT)
@@ -72,7 +56,8 @@ def one_run(playwright: Any, url: str, repeats: int) -> dict[str, Any]:
             page = context.pages[0]
             page.goto(url)
             first = ready(page)
-            wait_for_snapshot(page)
+            wait_snapshot_saved(page)
+            time.sleep(SETTLE_S)
             visits = []
             for _ in range(repeats):
                 page.reload()
@@ -82,10 +67,6 @@ def one_run(playwright: Any, url: str, repeats: int) -> dict[str, Any]:
             context.close()
     later = statistics.median(v["ready_ms"] for v in visits[1:])
     return {"first": first, "repeats": visits, "first_repeat_over_later": round(visits[0]["ready_ms"] / later, 3)}
-
-
-def spread(values: list[float], digits: int = 1) -> dict[str, float]:
-    return {"median": round(statistics.median(values), digits), "min": min(values), "max": max(values)}
 
 
 def main(argv: list[str] | None = None) -> int:

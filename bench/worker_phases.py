@@ -3,7 +3,7 @@
 Builds the site, serves it like GitHub Pages (harness/servers.py's PagesServer, gzip)
 and loads it in headless Chromium:
 
-* first visits, each in a fresh context, in the profile asked for (bench/page_load.py's
+* first visits, each in a fresh context, in the profile asked for (harness/emulation.py's
   PROFILES: unthrottled, or low_end with 4x CPU, 1.6 Mbit/s and 150 ms);
 * with --repeats N, one persistent profile (real disk and code caches): a first visit,
   a wait for the memory snapshot, then N reloads, each left alone SETTLE_S after ready,
@@ -37,10 +37,11 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import build
-from bench.page_load import PROFILES, VIEWPORT, emulate, wait_in_page
-from bench.repeat_visits import SETTLE_S, wait_for_snapshot
 from harness.browser import launch, launch_persistent
+from harness.emulation import PROFILES, emulate
+from harness.page_timing import SETTLE_S, VIEWPORT, wait_in_page
 from harness.servers import PagesServer
+from harness.snapshots import wait_snapshot_saved
 
 PAGE = """() => ({
   origin: performance.timeOrigin,
@@ -98,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                             page = context.pages[0]
                             page.goto(server.url)
                             print(json.dumps({"visit": 0, **visit(page)}))
-                            wait_for_snapshot(page)
+                            wait_snapshot_saved(page)
+                            time.sleep(SETTLE_S)
                             for i in range(args.repeats):
                                 page.reload()
                                 print(json.dumps({"visit": i + 1, **visit(page)}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,13 @@ def chromium_executable() -> str:
             "`playwright install` cannot download browsers here."
         )
     return candidate
+
+
+def chromium_version() -> str:
+    """What the Chromium binary says it is ("Chromium 1xx.0.… built on Debian …")."""
+    return subprocess.run(
+        [chromium_executable(), "--version"], capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
 def launch(playwright: Playwright, **options: Any) -> Browser:

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 import engine
 from engine.bm25 import lucene_idf, record_lengths, score_question_bm25
 from engine.tfidf import build_index
+from harness.fixtures import FIXTURES, load_json
 from harness.generate import BASE_STORE, POLICIES
-from tests.conftest import FIXTURES, load_json
 
 WORDS = ["deployment", "region", "timeout", "checkout", "roll", "release", "mumbai", "the", "not", "frankfurt", "pay"]
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from harness import ROOT
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

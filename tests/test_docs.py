@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from harness import ROOT
 
 README = (ROOT / "README.md").read_text()
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import engine
-from tests.conftest import ROOT
+from harness import ROOT
 
 
 def error_of(request: Any) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from harness.fixtures import GOLDEN_FILES, assert_golden_case, load_json
 from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
-from tests.conftest import GOLDEN_FILES, assert_golden_case, load_json
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from harness import ROOT
 from harness.compare import assert_same_result
-from tests.conftest import FIXTURES, GOLDEN_FILES, ROOT, load_json
+from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
 
 
 def requests_to_check() -> list[dict[str, Any]]:

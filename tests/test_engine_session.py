@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.session import dumps
+from harness.fixtures import FIXTURES, load_json
 from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
-from tests.conftest import FIXTURES, load_json
 
 SUPPORT_STORE = load_json(FIXTURES / "support-store.json")
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import engine
 import engine.fields
 from engine.session import dumps
-from tests.conftest import FIXTURES, GOLDEN_FILES, ROOT, load_json
+from harness import ROOT
+from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
 
 STORE = load_json(FIXTURES / "store.json")
 

@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import engine
-from tests.conftest import FIXTURES, assert_golden_case, load_json
+from harness.fixtures import FIXTURES, assert_golden_case, load_json
 
 SCHEMA_PATH = FIXTURES / "store.schema.json"
 README_PATH = FIXTURES / "README.md"

@@ -10,10 +10,9 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 import build
-from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
-from tests.browser.test_hosting import wait_offline_ready
-from tests.browser.test_page import set_policy
-from tests.browser.test_python_snapshot import SNAPSHOT_CACHE, kept_wasm_url, snapshot_url, wait_snapshot_saved
+from harness.controls import set_policy
+from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
+from harness.snapshots import SNAPSHOT_CACHE, kept_wasm_url, snapshot_url, wait_snapshot_saved
 
 
 def open_with_a_404(context: BrowserContext, site_url: str, console: Any, pattern: str) -> tuple[Page, dict[str, bool]]:

@@ -12,9 +12,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
-from tests.browser.conftest import shared_ready_page, wait_answered, wait_ready
-from tests.browser.test_page import assert_page_matches_cpython, full_policy, query_of, shows_policy
-from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
+from harness.controls import full_policy, query_of, shows_policy
+from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
+from harness.page import assert_page_matches_cpython, shared_ready_page, wait_answered, wait_ready
 
 STORE = load_json(FIXTURES / "store.json")
 GUIDE = next(g for g in STORE["guides"] if g["id"] == "two-ways-to-count-words")

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Page, Playwright
 
 from harness.browser import launch_persistent
-from tests.browser.conftest import READY_TIMEOUT_MS, ConsoleWatch, wait_ready
-from tests.browser.test_python_snapshot import snapshot_url, wait_snapshot_saved
+from harness.page import READY_TIMEOUT_MS, ConsoleWatch, wait_ready
+from harness.snapshots import snapshot_url, wait_snapshot_saved
 
 # Chromium keeps no compiled code for a script shorter than this (V8CodeCache's minimum).
 CACHED_FROM_CHARS = 1024

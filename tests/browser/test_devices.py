@@ -8,45 +8,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import open_with_paused_clock, wait_answered, wait_ready
-from tests.browser.test_page import shows_policy
-from tests.conftest import ROOT
+from harness import ROOT
+from harness.controls import shows_policy
+from harness.devices import OVERFLOW, device
+from harness.page import open_with_paused_clock, wait_answered, wait_ready
 
 SCREENSHOTS = ROOT / "test-output" / "screenshots"
 VIEWPORTS = {"phone-375": (375, 800), "tablet-768": (768, 1024)}
 MIN_TARGET = 44  # CSS px, WCAG 2.5.5 (and Apple's and Google's touch guidance)
 
 
-def device(width: int, height: int) -> dict[str, Any]:
-    touch = width < 1024
-    return {"viewport": {"width": width, "height": height}, "has_touch": touch, "is_mobile": touch}
-
-
 # ------------------------------------------------------------------ no sideways scrolling
-
-OVERFLOW = """() => {
-  const vw = window.innerWidth;
-  const describe = (el) => {
-    let s = el.tagName.toLowerCase();
-    if (el.id) s += '#' + el.id;
-    else if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\\s+/).join('.');
-    const text = (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
-    return text ? `${s} "${text}"` : s;
-  };
-  const offenders = [];
-  for (const el of document.body.querySelectorAll('*')) {
-    if (el.closest('.scroll-x')) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    if (r.right > vw + 0.5) offenders.push({element: describe(el), right: Math.round(r.right), width: Math.round(r.width)});
-  }
-  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, offenders};
-}"""
 
 
 @pytest.mark.parametrize("size", VIEWPORTS.values(), ids=VIEWPORTS.keys())

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import (
+from harness.controls import set_policy
+from harness.page import (
     open_with_paused_clock,
     stage_is,
     tray_on_page,
     wait_answered,
     wait_ready,
 )
-from tests.browser.test_page import set_policy
 
 STAGE = "#experiment"
 

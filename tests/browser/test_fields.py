@@ -12,8 +12,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import engine
 from engine.fields import FIELDS_BY_NAME, Field
-from tests.browser.conftest import wait_ready
-from tests.conftest import FIXTURES, load_json
+from harness.fixtures import FIXTURES, load_json
+from harness.page import wait_ready
 
 STORE = load_json(FIXTURES / "store.json")
 

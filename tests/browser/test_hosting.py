@@ -13,17 +13,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import build
+from harness.controls import set_policy
+from harness.fixtures import FIXTURES
+from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
 from harness.servers import StaticServer
-from tests.browser.conftest import READY_TIMEOUT_MS, tray_on_page, wait_ready
-from tests.browser.test_page import set_policy
-from tests.conftest import FIXTURES
-
-
-def wait_offline_ready(page: Page) -> None:
-    """The service worker controls the page and has precached every file."""
-    page.wait_for_function(
-        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=READY_TIMEOUT_MS
-    )
 
 
 def test_offline_after_the_first_visit(context: BrowserContext, site_url: str) -> None:

@@ -15,34 +15,17 @@ from playwright.sync_api import Page, expect
 
 import build
 import engine
+from harness.controls import set_policy
+from harness.fixtures import FIXTURES, SUPPORT_STORE, load_json
+from harness.page import assert_matches_engine, open_store, tray_on_page, wait_answered, wait_ready
 from harness.servers import StaticServer
-from tests.browser.conftest import rows_on_page, tray_on_page, wait_answered, wait_ready
-from tests.browser.test_page import set_policy
-from tests.conftest import FIXTURES, load_json
-
-SUPPORT = FIXTURES / "support-store.json"
-
-
-def open_store(page: Page, name: str, data: Any) -> None:
-    text = data if isinstance(data, str) else json.dumps(data)
-    page.locator("#store-file").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": text.encode()}]
-    )
-
-
-def assert_matches_engine(page: Page, store: Any, policy: dict[str, Any]) -> None:
-    expected = engine.run({"store": store, "policy": policy})
-    rows = rows_on_page(page)
-    shown = expected["records"][: len(rows)]
-    assert [(r["id"], r["outcome"]) for r in rows] == [(r["id"], r["outcome"]) for r in shown]
-    assert tray_on_page(page) == expected["selected"]
 
 
 def test_open_a_store_file_and_return_to_the_default(page: Page, site_url: str) -> None:
     """A valid store replaces the default for this tab (controls, table, guides); one click goes back."""
     page.goto(site_url)
     wait_ready(page)
-    support = load_json(SUPPORT)
+    support = load_json(SUPPORT_STORE)
     open_store(page, "support-store.json", support)
     expect(page.locator("#store-title")).to_have_text(support["title"])
     expect(page.locator("#records-body tr")).to_have_count(len(support["records"]))
@@ -67,7 +50,7 @@ def test_drop_a_store_file_on_the_page(page: Page, site_url: str) -> None:
     """Dropping a store file anywhere on the page opens it."""
     page.goto(site_url)
     wait_ready(page)
-    text = SUPPORT.read_text()
+    text = SUPPORT_STORE.read_text()
     page.evaluate(
         """(text) => {
           const data = new DataTransfer();
@@ -221,7 +204,7 @@ def test_bad_share_parameters_are_named(page: Page, site_url: str, query: str, n
 def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A course site built around the support store with `build.py --store`."""
     out = tmp_path_factory.mktemp("support") / "dist"
-    build.build(out=out, store_path=SUPPORT, quiet=True)
+    build.build(out=out, store_path=SUPPORT_STORE, quiet=True)
     server = StaticServer(out)
     yield server.url
     server.close()
@@ -229,7 +212,7 @@ def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_course_site_for_another_store_walks_its_guides(page: Page, support_site: str) -> None:
     """`build.py --store` prerenders the support store; each guide step gives the engine's tray."""
-    support = load_json(SUPPORT)
+    support = load_json(SUPPORT_STORE)
     start = datetime.datetime(2026, 11, 29, 9, 0, tzinfo=datetime.UTC)
     page.clock.install(time=start)
     page.goto(support_site)
@@ -247,7 +230,7 @@ def test_course_site_for_another_store_walks_its_guides(page: Page, support_site
 
 def test_build_refuses_an_invalid_store(tmp_path: Path) -> None:
     """`build.py --store` with a malformed file exits 2 and prints the engine's messages."""
-    bad = load_json(SUPPORT)
+    bad = load_json(SUPPORT_STORE)
     bad["records"][0]["store"] = "semntic"
     (tmp_path / "bad.json").write_text(json.dumps(bad))
     assert build.main(["--store", str(tmp_path / "bad.json"), "--out", str(tmp_path / "out")]) == 2

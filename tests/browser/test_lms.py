@@ -18,10 +18,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect
 
 import build
+from harness.fixtures import FIXTURES, load_json
 from harness.lms import LAUNCH_MODES, Cmi5Lms, session_problems, write_scorm_lms
+from harness.page import READY_TIMEOUT_MS, ConsoleWatch
 from harness.servers import StaticServer
-from tests.browser.conftest import READY_TIMEOUT_MS, ConsoleWatch
-from tests.conftest import FIXTURES, load_json
 
 GUIDE = "current-vs-historical"
 GUIDED_STEPS = sum(len(g["steps"]) for g in load_json(FIXTURES / "store.json")["guides"])

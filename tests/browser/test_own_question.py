@@ -13,20 +13,21 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import open_with_paused_clock, stage_is, tray_on_page, wait_answered, wait_ready
-from tests.browser.test_accessibility import (
-    assert_focus_visible,
-    describe,
-    run_axe,
-    tab_to,
-    with_axe,
+from harness.accessibility import assert_focus_visible, describe, run_axe, tab_to, with_axe
+from harness.controls import full_policy, query_of, shows_policy
+from harness.devices import OVERFLOW, device
+from harness.fixtures import STORE, SUPPORT_STORE, load_json
+from harness.page import (
+    assert_matches_engine,
+    assert_page_matches_cpython,
+    open_store,
+    open_with_paused_clock,
+    stage_is,
+    tray_on_page,
+    wait_answered,
+    wait_ready,
 )
-from tests.browser.test_devices import OVERFLOW, device
-from tests.browser.test_instructors import SUPPORT, assert_matches_engine, open_store
-from tests.browser.test_page import assert_page_matches_cpython, full_policy, query_of, shows_policy
-from tests.conftest import FIXTURES, load_json
 
-STORE = load_json(FIXTURES / "store.json")
 OWN = "Where do we deploy production, not Frankfurt?"
 
 
@@ -132,7 +133,7 @@ def test_typing_follows_live_and_replays_the_inspection_once_on_pause_or_enter(p
 
 def test_an_own_question_over_a_store_the_learner_opened_survives_a_reload(page: Page, site_url: str) -> None:
     """The store's own vocabulary scores the text; the reload keeps both the store and the text."""
-    support = load_json(SUPPORT)
+    support = load_json(SUPPORT_STORE)
     page.goto(site_url)
     wait_ready(page)
     open_store(page, "support-store.json", support)

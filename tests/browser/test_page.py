@@ -11,125 +11,22 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote_plus
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import engine
-from engine.fields import FIELDS_BY_NAME
-from tests.browser.conftest import (
+from harness.controls import full_policy, query_of, set_policy
+from harness.fixtures import FIXTURES, GOLDEN_FILES, STORE, load_json
+from harness.page import (
     READY_TIMEOUT_MS,
+    assert_page_matches_cpython,
     rows_on_page,
     shared_ready_page,
     tray_on_page,
     wait_answered,
     wait_ready,
 )
-from tests.conftest import FIXTURES, GOLDEN_FILES, load_json
-
-STORE = load_json(FIXTURES / "store.json")
-FIELDS = list(engine.POLICY_FIELDS)
-
-
-def full_policy(partial: dict[str, Any]) -> dict[str, Any]:
-    result = engine.run({"store": STORE, "policy": partial})
-    return dict(result["policy"])
-
-
-def js_text(value: Any) -> str:
-    """How the page writes a value into its URL (JavaScript's String())."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def form_encode(text: str) -> str:
-    """As URLSearchParams writes a value: like quote_plus, except that "*" stays and "~" does not."""
-    return quote_plus(text, safe="*").replace("~", "%7E")
-
-
-def query_of(policy: dict[str, Any]) -> str:
-    """The page's query string for a policy (state.js writeQuery): an empty text field is left out."""
-    kinds = {field.name: field.kind for field in engine.FIELDS}
-    return "&".join(
-        f"{form_encode(name)}={form_encode(js_text(policy[name]))}"
-        for name in FIELDS
-        if not (kinds[name] == "text" and policy[name] == "")
-    )
-
-
-def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
-    """Set every control through its accessible name, then wait for that result."""
-    policy = full_policy(partial)
-    for field in engine.FIELDS:
-        control = page.get_by_label(field.label, exact=True)
-        if field.control == "select":
-            control.select_option(policy[field.name])
-        elif field.control == "checkbox":
-            control.set_checked(policy[field.name])
-        elif field.control == "text" and field.replaces:
-            # Its box is shown once the choice it replaces offers it; choosing a fixed
-            # choice (above, in table order) has emptied it already.
-            if policy[field.name]:
-                page.get_by_label(FIELDS_BY_NAME[field.replaces].label, exact=True).select_option(label=field.option)
-                control.fill(policy[field.name])
-            else:
-                expect(control).to_have_value("")
-        elif field.shown_with and policy[field.shown_with[0]] != field.shown_with[1]:
-            # Hidden while the field it goes with has another value (BM25's k1 and b under
-            # TF-IDF): shown for a moment, as a learner would, then hidden again.
-            other, shown_value = FIELDS_BY_NAME[field.shown_with[0]], field.shown_with[1]
-            page.get_by_label(other.label, exact=True).select_option(shown_value)
-            control.fill(js_text(policy[field.name]))
-            page.get_by_label(other.label, exact=True).select_option(policy[other.name])
-            expect(control).to_be_hidden()
-        else:
-            control.fill(js_text(policy[field.name]))
-    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(policy))
-    return policy
-
-
-def shows_policy(page: Page, partial: dict[str, Any]) -> None:
-    """The views show the result for this policy (the worker has answered)."""
-    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
-    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
-
-
-def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
-    """Outcomes, numbers, tray, words used and coverage on the page equal CPython's result."""
-    expected = engine.run({"store": STORE, "policy": policy})
-    rows = rows_on_page(page)
-    assert [r["id"] for r in rows] == [r["id"] for r in expected["records"]]
-    for row, want in zip(rows, expected["records"], strict=True):
-        assert row["outcome"] == want["outcome"], (policy, row["id"])
-        assert math.isclose(row["cosine"], want["cosine"], rel_tol=1e-12, abs_tol=1e-15)
-        assert math.isclose(row["score"], want["score"], rel_tol=1e-12, abs_tol=1e-15)
-        assert math.isclose(row["bm25"], want["bm25"], rel_tol=1e-12, abs_tol=1e-15)
-        assert (row["rank"], row["other_rank"]) == (want["rank"], want["other_rank"]), (policy, row["id"])
-    assert tray_on_page(page) == expected["selected"]
-    tray = page.get_by_role("region", name="Selected context")
-    expect(tray.locator("[data-words-used]")).to_have_attribute("data-words-used", str(expected["words_used"]))
-    coverage = tray.locator(".coverage")
-    expect(coverage).to_have_attribute("data-found", str(expected["coverage"]["found"]))
-    expect(coverage).to_have_attribute("data-total", str(expected["coverage"]["total"]))
-    counts = page.locator("#diagram .stage-count").evaluate_all("els => els.map(e => Number(e.dataset.count))")
-    c = expected["counts"]
-    assert counts == [c["stored"], c["in_scope"], c["ranked"], c["selected"]]
-    # How the question was read, as CPython read it.
-    question = expected["question"]
-    expect(page.locator("#question-text")).to_have_text(question["text"])
-    reading = page.locator("#question-reading")
-    expect(reading.locator(".read-head")).to_contain_text(
-        ", ".join(question["terms"]) or "no term that any record uses"
-    )
-    expect(reading.locator(".read-ignored li")).to_have_text(
-        [f"{t}: in no record, ignored" for t in question["dropped_terms"]]
-    )
-    if question["stop_words"]:
-        expect(reading.locator(".read-stop")).to_have_text("Stop words removed: " + ", ".join(question["stop_words"]))
 
 
 @pytest.fixture

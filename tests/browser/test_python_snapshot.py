@@ -3,70 +3,23 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 
 import build
-from tests.browser.conftest import READY_TIMEOUT_MS, wait_ready
-from tests.browser.test_page import STORE, assert_page_matches_cpython, full_policy, set_policy
-
-SNAPSHOT_CACHE = "retrieval-workbench:python-snapshots"
-
-
-def saved_copies(page: Page) -> dict[str, int]:
-    """URL → size in bytes of every copy the worker keeps in the page's Cache Storage.
-
-    The worker may delete a copy between listing the keys and reading one (it replaces a
-    damaged or older copy while the test polls): such a copy is no longer kept."""
-    return page.evaluate(
-        """async (name) => {
-            const cache = await caches.open(name);
-            const sizes = {};
-            for (const key of await cache.keys()) {
-                const copy = await cache.match(key);
-                if (copy) sizes[key.url] = (await copy.arrayBuffer()).byteLength;
-            }
-            return sizes;
-        }""",
-        SNAPSHOT_CACHE,
-    )
-
-
-def saved_snapshots(page: Page) -> dict[str, int]:
-    """The same, memory snapshots only (not the decoded WebAssembly module)."""
-    return {url: size for url, size in saved_copies(page).items() if not url.endswith(".wasm")}
-
-
-def kept_wasm_url(page: Page) -> str:
-    """Where the worker keeps the decoded WebAssembly module: the .zst file's URL without .zst."""
-    return page.evaluate(
-        "() => new URL(JSON.parse(document.getElementById('runtime').textContent).wasmURL, document.baseURI).href"
-    ).removesuffix(".zst")
-
-
-def snapshot_url(page: Page) -> str:
-    return page.evaluate(
-        "() => new URL(JSON.parse(document.getElementById('runtime').textContent).snapshotURL, document.baseURI).href"
-    )
-
-
-def wait_snapshot_saved(page: Page, url: str, min_bytes: int = 10_000_000) -> None:
-    """The worker saves its copies in the background (the snapshot just after the first
-    answer, the decoded module as it arrives); wait until url holds one.
-
-    Polled from Python: wait_for_function would take an async predicate's promise
-    itself as a truthy answer.
-    """
-    deadline = time.monotonic() + READY_TIMEOUT_MS / 1000
-    while saved_copies(page).get(url, 0) < min_bytes:
-        assert time.monotonic() < deadline, f"no snapshot of {min_bytes}+ bytes saved at {url}"
-        page.wait_for_timeout(100)
-
-
-def boot_of(page: Page) -> str | None:
-    return page.get_attribute("html", "data-python-boot")
+from harness.controls import full_policy, set_policy
+from harness.fixtures import STORE
+from harness.page import READY_TIMEOUT_MS, assert_page_matches_cpython, wait_ready
+from harness.snapshots import (
+    SNAPSHOT_CACHE,
+    boot_of,
+    kept_wasm_url,
+    saved_copies,
+    saved_snapshots,
+    snapshot_url,
+    wait_snapshot_saved,
+)
 
 
 def test_a_repeat_visit_restores_python_and_computes_the_same(context: BrowserContext, site_url: str) -> None:

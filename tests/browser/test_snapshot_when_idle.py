@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.conftest import wait_ready
-from tests.browser.test_python_snapshot import boot_of, saved_snapshots, snapshot_url, wait_snapshot_saved
+from harness.page import wait_ready
+from harness.snapshots import boot_of, saved_snapshots, snapshot_url, wait_snapshot_saved
 
 BUSY_S = 3.0  # longer than the worker's idle wait (IDLE_MS in engine-worker.js, 2 s)
 EVERY_MS = 250

@@ -1,0 +1,46 @@
+"""The repository's fixtures as tests read them: the default and support stores, the golden
+cases, and what a golden case holds the engine's result to."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import engine
+from harness import ROOT
+
+FIXTURES = ROOT / "fixtures"
+GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
+SUPPORT_STORE = FIXTURES / "support-store.json"
+
+
+def load_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# The default store, shared: read it, and copy it before changing anything in it.
+STORE: dict[str, Any] = load_json(FIXTURES / "store.json")
+
+
+def assert_golden_case(case: dict[str, Any], store: Any) -> None:
+    """A golden case file holds: its tray, words used, every outcome and coverage, and
+    when the case says, how the question was read, ranks under both scorers and idfs."""
+    assert case["description"].strip()
+    result = engine.run({"store": store, "policy": case["policy"]})
+    expected = case["expected"]
+    assert result["selected"] == expected["selected"]
+    assert result["words_used"] == expected["words_used"]
+    assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
+    coverage = result["coverage"]
+    assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
+    for name, value in expected.get("question", {}).items():
+        assert result["question"][name] == value, name
+    # Where a case says: each ranked record's rank under the policy's scorer and the other's,
+    for record_id, (place, other_place) in expected.get("ranks", {}).items():
+        row = next(r for r in result["records"] if r["id"] == record_id)
+        assert (row["rank"], row["other_rank"]) == (place, other_place), record_id
+    # and a term's idf under the policy's scorer, to two places, as a guide quotes it.
+    idf = {part["term"]: part["idf"] for r in result["records"] for part in r["terms"]}
+    for term, value in expected.get("idf", {}).items():
+        assert round(idf[term], 2) == value, term
