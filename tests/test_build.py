@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import build
-from tests.conftest import FIXTURES, ROOT
+from harness import ROOT
+from harness.fixtures import FIXTURES
 
 
 def digest_tree(root: Path) -> dict[str, str]:

@@ -11,7 +11,8 @@ import sys
 import engine
 from engine import fields
 from engine.model import Policy
-from tests.conftest import FIXTURES, ROOT
+from harness import ROOT
+from harness.fixtures import FIXTURES
 
 REGENERATE = "run `python build.py --write-tables` after editing engine/fields.py"
 
