@@ -1,0 +1,20 @@
+"""The committed files generated from engine/fields.py, rewritten after editing it."""
+
+from __future__ import annotations
+
+import json
+
+from engine.fields import policy_schema, tables_js
+
+from .paths import STORE_SCHEMA, TABLES_JS
+
+
+def write_tables() -> None:
+    """Rewrite the files generated from the field table, after editing it."""
+    TABLES_JS.write_text(tables_js(), encoding="utf-8")
+    # The policy is the schema's last definition: its block is replaced as text, so the
+    # hand-kept layout of the rest of the file stays as it is.
+    text = STORE_SCHEMA.read_text(encoding="utf-8")
+    start = text.index('\n    "policy": {')
+    block = json.dumps(policy_schema(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+    STORE_SCHEMA.write_text(f'{text[:start]}\n    "policy": {block}\n  }}\n}}\n', encoding="utf-8")
