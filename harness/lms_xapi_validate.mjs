@@ -1,4 +1,4 @@
-// xapi-validation (npm, Learning Locker's validator) for the test LRS in harness/lms.py:
+// xapi-validation (npm, Learning Locker's validator) for the test LRS (harness/cmi5_rules.py):
 // one JSON statement per line on stdin, one JSON list of its problems per line on stdout.
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";

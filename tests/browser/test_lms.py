@@ -18,9 +18,11 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Frame, Page, expect
 
 import build
+from harness.cmi5_lms import Cmi5Lms
+from harness.cmi5_rules import session_problems
 from harness.fixtures import FIXTURES, load_json
-from harness.lms import LAUNCH_MODES, Cmi5Lms, session_problems, write_scorm_lms
 from harness.page import READY_TIMEOUT_MS, ConsoleWatch
+from harness.scorm_lms import LAUNCH_MODES, write_scorm_lms
 from harness.servers import StaticServer
 
 GUIDE = "current-vs-historical"

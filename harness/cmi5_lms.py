@@ -1,22 +1,13 @@
-"""The learning management systems of the LMS tests.
-
-* SCORM 1.2: pages around scorm-again's runtime (npm, pinned), its strict validation
-  at debug log level, that launch the package's SCO in five ways: an iframe, a nested
-  iframe, a popup from the LMS window, a popup from a frame of the LMS, and a player
-  popup that frames the SCO (write_scorm_lms).
-* cmi5: an LMS and its learning record store on one local server (Cmi5Lms). It plays
-  the LMS's part of the launch contract (the auth token, LMS.LaunchData, the launched
-  statement, the launch URL) and checks every statement it receives with npm's
-  xapi-validation, under Node, and against cmi5's rules (check_cmi5_session).
-"""
+"""The cmi5 test LMS and its learning record store on one local server (Cmi5Lms): it plays
+the LMS's part of the launch contract (the auth token, LMS.LaunchData, the launched
+statement, the launch URL), serves the LRS's resources, and keeps every statement with
+the problems harness/cmi5_rules.py finds in it."""
 
 from __future__ import annotations
 
 import base64
 import http.server
 import json
-import shutil
-import subprocess
 import threading
 import time
 import uuid
@@ -26,142 +17,14 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import build
-from harness import ROOT
-
-SCORM_RUNTIME = ROOT / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
-VALIDATOR_SCRIPT = Path(__file__).with_name("lms_xapi_validate.mjs")
-
-LAUNCH_MODES = ("iframe", "nested", "popup", "frame-popup", "player")
-
-# scorm-again's LogLevelEnum: DEBUG is 1, ERROR is 4.
-_RUNTIME_JS = """
-// The test LMS: scorm-again's SCORM 1.2 runtime as window.API, strict, logging at debug
-// level; every message kept, every error also sent to the console (which fails a test).
-window.lmsLog = [];
-window.lmsErrors = [];
-window.lmsCalls = [];
-window.lmsFinal = null;
-window.startRuntime = (saved) => {
-  const api = new Scorm12API({
-    logLevel: 1,
-    strict_errors: true,
-    autocommit: false,
-    lmsCommitUrl: false,
-    onLogMessage(level, message) {
-      lmsLog.push([Number(level), String(message)]);
-      if (Number(level) >= 4 || level === "ERROR") {
-        lmsErrors.push(String(message));
-        console.error(`SCORM runtime error: ${message}`);
-      }
-    },
-  });
-  if (saved) api.loadFromJSON(saved);
-  for (const name of ["LMSInitialize", "LMSSetValue", "LMSCommit", "LMSFinish"]) {
-    api.on(name, (element, value) => lmsCalls.push([name, element ?? null, value ?? null]));
-  }
-  api.on("LMSFinish", () => { window.lmsFinal = api.renderCommitCMI(true); });
-  window.API = api;
-};
-window.launch = (mode) => {
-  const slot = document.getElementById("slot");
-  const frame = (src) => `<iframe id="frame" src="${src}" title="Course" width="1200" height="900"></iframe>`;
-  if (mode === "iframe") slot.innerHTML = frame("index.html");
-  else if (mode === "nested") slot.innerHTML = frame("lms-wrapper.html?depth=3");
-  else if (mode === "popup") window.open("index.html", "sco", "width=1200,height=900");
-  else if (mode === "frame-popup") slot.innerHTML = frame("lms-course-frame.html");
-  else if (mode === "player") window.open("lms-player.html", "player", "width=1200,height=900");
-  else throw new Error(`no launch mode ${mode}`);
-};
-window.closeFrames = () => { document.getElementById("slot").innerHTML = ""; };
-"""
-
-_LMS_HTML = """<!doctype html><meta charset="utf-8"><title>Test LMS</title><link rel="icon" href="data:,">
-<script src="lms-scorm12.js"></script>
-<script src="lms-runtime.js"></script>
-<h1>Test LMS</h1>
-<div id="slot"></div>
-"""
-
-# Frames between the LMS and the SCO: each holds the next, `depth` in all.
-_WRAPPER_HTML = """<!doctype html><meta charset="utf-8"><title>Frame</title><link rel="icon" href="data:,">
-<body><script src="lms-wrapper.js"></script>
-"""
-_WRAPPER_JS = """
-const depth = Number(new URLSearchParams(location.search).get("depth"));
-const frame = document.createElement("iframe");
-frame.title = "Course";
-frame.width = "1180";
-frame.height = "880";
-frame.src = depth > 1 ? `lms-wrapper.html?depth=${depth - 1}` : "index.html";
-document.body.append(frame);
-"""
-
-# A frame of the LMS page that opens the SCO in a popup (its opener is this frame).
-_COURSE_FRAME_HTML = """<!doctype html><meta charset="utf-8"><title>Course menu</title><link rel="icon" href="data:,">
-<script src="lms-course-frame.js"></script>
-"""
-_COURSE_FRAME_JS = """window.open("index.html", "sco", "width=1200,height=900");"""
-
-# A popup the LMS opens, which frames the SCO (the SCO's top window's opener is the LMS).
-_PLAYER_HTML = """<!doctype html><meta charset="utf-8"><title>Player</title><link rel="icon" href="data:,">
-<iframe id="frame" src="index.html" title="Course" width="1180" height="880"></iframe>
-"""
-
-
-def write_scorm_lms(directory: Path) -> str:
-    """Write the test LMS's pages beside an extracted SCORM package; returns the LMS page's name."""
-    shutil.copyfile(SCORM_RUNTIME, directory / "lms-scorm12.js")
-    files = {
-        "lms-runtime.js": _RUNTIME_JS,
-        "lms.html": _LMS_HTML,
-        "lms-wrapper.html": _WRAPPER_HTML,
-        "lms-wrapper.js": _WRAPPER_JS,
-        "lms-course-frame.html": _COURSE_FRAME_HTML,
-        "lms-course-frame.js": _COURSE_FRAME_JS,
-        "lms-player.html": _PLAYER_HTML,
-    }
-    for name, text in files.items():
-        (directory / name).write_text(text, encoding="utf-8")
-    return "lms.html"
-
-
-class XapiValidator:
-    """npm's xapi-validation in one long-running Node process: a statement in, its problems out."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            ["node", str(VALIDATOR_SCRIPT)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        self.lock = threading.Lock()
-
-    def problems(self, statement: Any) -> list[str]:
-        assert self.process.stdin and self.process.stdout
-        with self.lock:
-            self.process.stdin.write(json.dumps(statement) + "\n")
-            self.process.stdin.flush()
-            answer: list[str] = json.loads(self.process.stdout.readline())
-        return answer
-
-    def close(self) -> None:
-        if self.process.stdin:
-            self.process.stdin.close()
-        self.process.wait(timeout=10)
-
-
-CMI5_CATEGORY = "https://w3id.org/xapi/cmi5/context/categories/cmi5"
-MOVEON_CATEGORY = "https://w3id.org/xapi/cmi5/context/categories/moveon"
-SESSION_EXTENSION = "https://w3id.org/xapi/cmi5/context/extensions/sessionid"
-MASTERY_EXTENSION = "https://w3id.org/xapi/cmi5/context/extensions/masteryscore"
-VERBS = {
-    name: f"http://adlnet.gov/expapi/verbs/{name}"
-    for name in ("launched", "initialized", "completed", "passed", "failed", "terminated")
-}
-# cmi5 "allowed" statements the AU may send between initialized and terminated.
-ANSWERED = "http://adlnet.gov/expapi/verbs/answered"
-VERB_NAMES = {**{iri: name for name, iri in VERBS.items()}, ANSWERED: "answered"}
+from harness.cmi5_rules import (
+    CMI5_CATEGORY,
+    SESSION_EXTENSION,
+    VERB_NAMES,
+    VERBS,
+    XapiValidator,
+    statement_problems,
+)
 
 
 class Cmi5Lms:
@@ -282,76 +145,6 @@ class Cmi5Lms:
 
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
-
-
-def statement_problems(statement: dict[str, Any], lms: Cmi5Lms) -> list[str]:
-    """cmi5's rules for one statement of this registration (cmi5 spec, section 9)."""
-    problems: list[str] = []
-    verb = VERB_NAMES.get(statement.get("verb", {}).get("id", ""))
-    if verb is None:
-        return [f"verb {statement.get('verb')} is neither cmi5 defined nor expected"]
-    if statement.get("actor") != lms.actor:
-        problems.append(f"actor {statement.get('actor')} is not the launch's actor")
-    object_id = statement.get("object", {}).get("id", "")
-    if verb == "answered" and not object_id.startswith(f"{lms.activity}/"):
-        problems.append(f"answered object {object_id} is not under the AU")
-    if verb != "answered" and object_id != lms.activity:
-        problems.append(f"object {statement.get('object')} is not the AU")
-    if not statement.get("id") or not statement.get("timestamp"):
-        problems.append("no id or no timestamp")
-    context = statement.get("context", {})
-    if context.get("registration") != lms.registration:
-        problems.append(f"registration {context.get('registration')} is not the launch's")
-    template = lms.context_template()
-    for key, value in template["extensions"].items():
-        if context.get("extensions", {}).get(key) != value:
-            problems.append(f"context extension {key} missing from the context template")
-    grouping = context.get("contextActivities", {}).get("grouping", [])
-    for activity in template["contextActivities"]["grouping"]:
-        if activity["id"] not in [g.get("id") for g in grouping]:
-            problems.append(f"grouping {activity['id']} of the context template is missing")
-    categories = [c.get("id") for c in context.get("contextActivities", {}).get("category", [])]
-    if verb == "answered":  # an allowed statement: the template, never the cmi5 category
-        if CMI5_CATEGORY in categories or MOVEON_CATEGORY in categories:
-            problems.append("an allowed statement carries a cmi5 category")
-        return problems
-    if CMI5_CATEGORY not in categories:
-        problems.append("no cmi5 category")
-    if verb in ("completed", "passed", "failed") and MOVEON_CATEGORY not in categories:
-        problems.append("no moveOn category")
-    result = statement.get("result", {})
-    if verb in ("completed", "passed", "failed", "terminated") and not result.get("duration"):
-        problems.append("no result.duration")
-    if verb == "completed" and result.get("completion") is not True:
-        problems.append("completed without result.completion true")
-    if verb in ("passed", "failed"):
-        scaled = result.get("score", {}).get("scaled")
-        if result.get("success") is not (verb == "passed"):
-            problems.append(f"{verb} with result.success {result.get('success')}")
-        if not isinstance(scaled, int | float) or not 0 <= scaled <= 1:
-            problems.append(f"{verb} without a scaled score in [0, 1]")
-        elif lms.mastery_score is not None:
-            if (scaled >= lms.mastery_score) != (verb == "passed"):
-                problems.append(f"{verb} with scaled score {scaled} against mastery score {lms.mastery_score}")
-            if context.get("extensions", {}).get(MASTERY_EXTENSION) != lms.mastery_score:
-                problems.append("no masteryscore extension")
-    return problems
-
-
-def session_problems(verbs: list[str]) -> list[str]:
-    """cmi5's order for one session: launched, initialized, at most one completed and one
-    passed or failed (allowed statements anywhere between), then exactly one terminated,
-    and nothing after it."""
-    problems: list[str] = []
-    if verbs[:2] != ["launched", "initialized"]:
-        problems.append(f"the session does not start launched, initialized: {verbs}")
-    if verbs.count("initialized") != 1:
-        problems.append(f"{verbs.count('initialized')} initialized statements")
-    if verbs.count("terminated") != 1 or verbs[-1] != "terminated":
-        problems.append(f"not exactly one terminated, last: {verbs}")
-    if verbs.count("completed") > 1 or verbs.count("passed") + verbs.count("failed") > 1:
-        problems.append(f"completed, passed or failed more than once: {verbs}")
-    return problems
 
 
 class _Server(http.server.ThreadingHTTPServer):
