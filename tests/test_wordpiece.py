@@ -14,6 +14,7 @@ from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 from engine import wordpiece_tables
 from engine.wordpiece import BERT_SPECIAL_TOKENS, WordPiece
 from harness import ROOT
+from harness.rwse import bert_tokenizer
 
 REAL_TOKENIZER = ROOT / "embedding" / "tokenizer.json"
 
@@ -25,13 +26,7 @@ SMALL_VOCABULARY = list(dict.fromkeys(SPECIAL_AND_WORDS))
 
 
 def small_tokenizer(max_input_chars_per_word: int = 100, **normalizer: Any) -> Tokenizer:
-    """A BERT WordPiece tokenizer over SMALL_VOCABULARY, set up as all-MiniLM-L6-v2's is."""
-    vocab = {token: i for i, token in enumerate(SMALL_VOCABULARY)}
-    tokenizer = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]", max_input_chars_per_word=max_input_chars_per_word))
-    options = {"clean_text": True, "handle_chinese_chars": True, "strip_accents": None, "lowercase": True}
-    tokenizer.normalizer = normalizers.BertNormalizer(**(options | normalizer))
-    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tokenizer.add_special_tokens(list(BERT_SPECIAL_TOKENS))
+    tokenizer: Tokenizer = bert_tokenizer(SMALL_VOCABULARY, max_input_chars_per_word, **normalizer)
     return tokenizer
 
 

@@ -1,0 +1,375 @@
+"""Static embeddings: the ``.rwse`` vector file, a text's vector exactly as model2vec's
+``StaticModel.encode`` computes it, and a cosine taken apart into one part per question token.
+
+A text's vector, as model2vec computes it (``normalize=True``, ``max_length`` 512)::
+
+    text      cut to its first max_length * m characters, m = the median length of the
+              vocabulary's entries (``##`` counted), before tokenizing
+    tokens    WordPiece without special tokens added, the first max_length kept, then every
+              unknown token ([UNK]) dropped: an unknown word adds nothing
+    vector    the mean of the tokens' vectors, divided by its length; a text left with no
+              token (empty, or only unknown words) has the zero vector and scores 0
+
+Each token's vector is the file's int8 row times the row's float32 scale, rounded to float32
+as numpy computes it. Sums here are exact (``math.fsum``) where model2vec's are float32, so the
+two agree within about 1e-7. The cosine of a question ``q`` (tokens ``v_1..v_n``) with a record
+vector ``d`` splits exactly into one part per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
+
+    cos(q, d) = Σ_i  v_i · d / (‖Σ_j v_j‖ ‖d‖)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+import sys
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import mul
+from pathlib import Path
+from typing import Any
+
+from .wordpiece import Piece, WordPiece
+
+MAGIC = b"RWSE"
+FORMAT = 1
+# model2vec's StaticModel default: at most 512 tokens (and 512 times the median entry's length
+# in characters) of a text count.
+DEFAULT_MAX_LENGTH = 512
+DEFAULT_VECTORS = Path(__file__).resolve().parent.parent / "embedding" / "minilm-static.rwse"
+
+# Header keys the engine needs, with their types; `strip_accents` may also be null.
+_HEADER_KEYS: dict[str, type] = {
+    "format": int,
+    "dims": int,
+    "tokens": int,
+    "neighbours": int,
+    "quantisation": str,
+    "normalize": bool,
+    "unk_token": str,
+    "continuing_subword_prefix": str,
+    "max_input_chars_per_word": int,
+    "lowercase": bool,
+    "handle_chinese_chars": bool,
+    "clean_text": bool,
+    "vocab_bytes": int,
+}
+
+
+class VectorFileError(ValueError):
+    """The bytes are not a vector file this engine can read; the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Embedded:
+    """A text's vector, the tokens averaged into it, and what was left out."""
+
+    vector: tuple[float, ...]  # unit length, or all zeros when no known token is left
+    pieces: tuple[Piece, ...]  # the tokens whose vectors were averaged, in order
+    unknown: tuple[Piece, ...]  # unknown tokens, dropped as model2vec drops them
+    truncated: bool  # the text was longer than model2vec reads
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One question token's share of the cosine."""
+
+    piece: Piece
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class Near:
+    """A vocabulary token and its cosine with another token."""
+
+    id: int
+    token: str
+    cosine: float
+
+
+def default_vector_path() -> Path:
+    """Where the repository keeps its vector file (it may not exist, e.g. in an installed wheel)."""
+    return DEFAULT_VECTORS
+
+
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.fsum(map(mul, a, b))
+
+
+def _norm(a: Sequence[float]) -> float:
+    return math.sqrt(_dot(a, a))
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """The cosine of two vectors; 0 when either is all zeros."""
+    length = _norm(a) * _norm(b)
+    return _dot(a, b) / length if length else 0.0
+
+
+class StaticEmbedding:
+    """One vector per vocabulary token, read from a ``.rwse`` file, and the tokenizer that goes with it."""
+
+    def __init__(self, data: bytes, header: dict[str, Any], tokens: list[str], offsets: tuple[int, int, int]) -> None:
+        self.header = header
+        self.dims: int = header["dims"]
+        self.size: int = header["tokens"]
+        self.neighbour_count: int = header["neighbours"]
+        self.normalize: bool = header["normalize"]
+        self.max_length: int | None = header.get("max_length", DEFAULT_MAX_LENGTH)
+        self.tokenizer = WordPiece(
+            tokens,
+            unk_token=header["unk_token"],
+            continuing_subword_prefix=header["continuing_subword_prefix"],
+            max_input_chars_per_word=header["max_input_chars_per_word"],
+            lowercase=header["lowercase"],
+            strip_accents=header["strip_accents"],
+            handle_chinese_chars=header["handle_chinese_chars"],
+            clean_text=header["clean_text"],
+            special_tokens=header.get("special_tokens"),
+        )
+        self.unk_id = self.tokenizer.unk_id
+        lengths = sorted(len(token) for token in tokens)
+        middle = len(lengths) // 2
+        # numpy's median (the mean of the middle two for an even count), cut to an int as model2vec does.
+        median = lengths[middle] if len(lengths) % 2 else (lengths[middle - 1] + lengths[middle]) / 2
+        self.median_token_length = int(median)
+        scales_at, rows_at, neighbours_at = offsets
+        self._scales = _little_endian_array("f", data[scales_at:rows_at])
+        self._rows = memoryview(data)[rows_at:neighbours_at]
+        self._neighbours = _little_endian_array("H", data[neighbours_at:])
+        self._vectors: dict[int, array[float]] = {}
+        self._norms: dict[int, float] = {}
+
+    # -- reading --------------------------------------------------------------------------
+
+    @classmethod
+    def from_path(cls, path: str | Path) -> StaticEmbedding:
+        """Read a vector file; errors name the file."""
+        try:
+            return cls.from_bytes(Path(path).read_bytes())
+        except VectorFileError as error:
+            raise VectorFileError(f"{path}: {error}") from None
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> StaticEmbedding:
+        """Parse and check a vector file held in memory."""
+        if len(data) < 8 or data[:4] != MAGIC:
+            raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {bytes(data[:4])!r}")
+        (header_length,) = struct.unpack_from("<I", data, 4)
+        if 8 + header_length > len(data):
+            raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
+        try:
+            header = json.loads(bytes(data[8 : 8 + header_length]).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+        _check_header(header)
+        n, d, k = header["tokens"], header["dims"], header["neighbours"]
+        vocab_at = 8 + header_length
+        scales_at = vocab_at + header["vocab_bytes"]
+        rows_at = scales_at + 4 * n
+        neighbours_at = rows_at + n * d
+        expected = neighbours_at + 2 * n * k
+        if len(data) != expected:
+            raise VectorFileError(
+                f"the file is {len(data)} bytes, but its header ({n} tokens of {d} dimensions, {k} neighbours each, "
+                f"{header['vocab_bytes']} bytes of vocabulary) makes {expected}"
+            )
+        try:
+            tokens = bytes(data[vocab_at:scales_at]).decode("utf-8").split("\n")
+        except UnicodeDecodeError as error:
+            raise VectorFileError(f"the vocabulary is not UTF-8: {error}") from None
+        if len(tokens) != n:
+            raise VectorFileError(f"the vocabulary holds {len(tokens)} tokens, the header says {n}")
+        try:
+            embedding = cls(bytes(data), header, tokens, (scales_at, rows_at, neighbours_at))
+        except ValueError as error:
+            raise VectorFileError(str(error)) from None
+        if not all(math.isfinite(scale) for scale in embedding._scales):
+            raise VectorFileError("a row's scale is not a finite number")
+        if k and max(embedding._neighbours) >= n:
+            raise VectorFileError(f"a neighbour id is not below {n}, the number of tokens")
+        return embedding
+
+    # -- tokens and their vectors ---------------------------------------------------------
+
+    def token(self, token_id: int) -> str:
+        """The vocabulary entry with this id."""
+        return self.tokenizer.vocabulary[token_id]
+
+    def vector(self, token_id: int) -> array[float]:
+        """A token's vector (float32 values), decoded from its int8 row once and kept."""
+        vector = self._vectors.get(token_id)
+        if vector is None:
+            if not 0 <= token_id < self.size:
+                raise IndexError(f"token id {token_id} is not below {self.size}")
+            start = token_id * self.dims
+            scale = self._scales[token_id]
+            # int8 times a float32 is exact in a double; array("f") then rounds it as numpy's float32 product.
+            row = self._rows[start : start + self.dims].cast("b")
+            vector = self._vectors[token_id] = array("f", [q * scale for q in row])
+        return vector
+
+    def _length(self, token_id: int) -> float:
+        length = self._norms.get(token_id)
+        if length is None:
+            length = self._norms[token_id] = _norm(self.vector(token_id))
+        return length
+
+    def token_cosine(self, a: int, b: int) -> float:
+        """The cosine of two tokens' vectors."""
+        length = self._length(a) * self._length(b)
+        return _dot(self.vector(a), self.vector(b)) / length if length else 0.0
+
+    # -- texts ------------------------------------------------------------------------------
+
+    def embed(self, text: str) -> Embedded:
+        """The text's vector as model2vec's ``StaticModel.encode`` gives it, with the tokens behind it."""
+        cut = text
+        if self.max_length is not None:
+            cut = text[: self.max_length * self.median_token_length]
+        pieces = self.tokenizer.encode(cut)
+        truncated = len(cut) < len(text)
+        if self.max_length is not None and len(pieces) > self.max_length:
+            pieces = pieces[: self.max_length]
+            truncated = True
+        used = tuple(piece for piece in pieces if piece.id != self.unk_id)
+        unknown = tuple(piece for piece in pieces if piece.id == self.unk_id)
+        sums = self._sums(used)
+        length = _norm(sums)
+        if not length:
+            vector = tuple(0.0 for _ in range(self.dims))
+        elif self.normalize:
+            vector = tuple(s / length for s in sums)
+        else:
+            vector = tuple(s / len(used) for s in sums)
+        return Embedded(vector, used, unknown, truncated)
+
+    def _sums(self, pieces: Sequence[Piece]) -> list[float]:
+        if not pieces:
+            return [0.0] * self.dims
+        return [math.fsum(column) for column in zip(*(self.vector(piece.id) for piece in pieces), strict=True)]
+
+    def parts(self, question: str | Embedded, record_vector: Sequence[float]) -> tuple[Part, ...]:
+        """Each question token's share of the cosine with a record: ``v_i · d / (‖Σ v_j‖ ‖d‖)``.
+
+        The shares add up to ``cosine(question vector, record_vector)`` (all zeros when either
+        side has no vector). A token asked twice has two parts.
+        """
+        asked = self.embed(question) if isinstance(question, str) else question
+        length = _norm(self._sums(asked.pieces)) * _norm(record_vector)
+        if not length:
+            return tuple(Part(piece, 0.0) for piece in asked.pieces)
+        return tuple(Part(piece, _dot(self.vector(piece.id), record_vector) / length) for piece in asked.pieces)
+
+    # -- neighbours -------------------------------------------------------------------------
+
+    def neighbours(self, token_id: int) -> tuple[Near, ...]:
+        """The token's nearest vocabulary tokens, from the file's table (nearest first), with their cosines."""
+        if not 0 <= token_id < self.size:
+            raise IndexError(f"token id {token_id} is not below {self.size}")
+        k = self.neighbour_count
+        ids = self._neighbours[token_id * k : (token_id + 1) * k]
+        return tuple(Near(other, self.token(other), self.token_cosine(token_id, other)) for other in ids)
+
+    def closest_tokens(self, question_token_id: int, record_token_ids: Sequence[int], k: int) -> tuple[Near, ...]:
+        """The record's ``k`` tokens most similar to a question token, most similar first (ties: lower id)."""
+        scored = [
+            Near(other, self.token(other), self.token_cosine(question_token_id, other))
+            for other in set(record_token_ids)
+        ]
+        scored.sort(key=lambda near: (-near.cosine, near.id))
+        return tuple(scored[:k])
+
+
+def _check_header(header: Any) -> None:
+    if not isinstance(header, dict):
+        raise VectorFileError("the header is not a JSON object")
+    for key, kind in _HEADER_KEYS.items():
+        if key not in header:
+            raise VectorFileError(f"the header has no {key!r}")
+        value = header[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise VectorFileError(f"the header's {key!r} should be a {kind.__name__}, not {value!r}")
+    if header["format"] != FORMAT:
+        raise VectorFileError(f"format {header['format']} is not {FORMAT}, the one this engine reads")
+    if header["quantisation"] != "int8-row":
+        raise VectorFileError(f"quantisation {header['quantisation']!r} is not 'int8-row', the one this engine reads")
+    if header.get("strip_accents", None) not in (None, True, False):
+        raise VectorFileError(
+            f"the header's 'strip_accents' should be true, false or null, not {header['strip_accents']!r}"
+        )
+    header.setdefault("strip_accents", None)
+    for key in ("dims", "tokens", "max_input_chars_per_word"):
+        if header[key] < 1:
+            raise VectorFileError(f"the header's {key!r} should be at least 1, not {header[key]}")
+    for key in ("neighbours", "vocab_bytes"):
+        if header[key] < 0:
+            raise VectorFileError(f"the header's {key!r} should not be negative, not {header[key]}")
+    if header["neighbours"] >= header["tokens"]:
+        raise VectorFileError(f"{header['neighbours']} neighbours per token, but only {header['tokens']} tokens")
+    max_length = header.get("max_length", DEFAULT_MAX_LENGTH)
+    if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1):
+        raise VectorFileError(f"the header's 'max_length' should be a positive integer or null, not {max_length!r}")
+    special = header.get("special_tokens")
+    if special is not None and not (isinstance(special, list) and all(isinstance(s, str) for s in special)):
+        raise VectorFileError("the header's 'special_tokens' should be a list of strings")
+
+
+def _little_endian_array(code: str, data: bytes) -> array[Any]:
+    values = array(code)
+    values.frombytes(data)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+def project_2d(vectors: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
+    """The vectors' coordinates on their first two principal components (PCA of the centred vectors).
+
+    Each component comes from power iteration on ``XᵀX`` (deflated for the second), started
+    from the longest centred vector, so the result is the same everywhere; each axis's sign
+    makes its largest coordinate (by size, first on ties) positive. An axis the vectors do not
+    spread along (one vector, or all on a line) is all zeros.
+    """
+    n = len(vectors)
+    if n == 0:
+        return []
+    means = [math.fsum(column) / n for column in zip(*vectors, strict=True)]
+    centred = [[x - m for x, m in zip(vector, means, strict=True)] for vector in vectors]
+    # Spread below this is rounding left by centring or deflation, not a direction.
+    tiny = 1e-9 * max(_norm(row) for row in centred)
+    rows = centred
+    coordinates: list[list[float]] = []
+    for _ in range(2):
+        axis = _principal_axis(rows, tiny) if tiny else None
+        if axis is None:
+            coordinates.append([0.0] * n)
+            continue
+        values = [_dot(row, axis) for row in centred]
+        largest = max(range(n), key=lambda i: (abs(values[i]), -i))
+        coordinates.append([-v for v in values] if values[largest] < 0 else values)
+        # Deflate: what is left of each row once its part along this axis is taken away.
+        rows = [[x - _dot(row, axis) * a for x, a in zip(row, axis, strict=True)] for row in rows]
+    return [(x + 0.0, y + 0.0) for x, y in zip(coordinates[0], coordinates[1], strict=True)]
+
+
+def _principal_axis(rows: list[list[float]], tiny: float, iterations: int = 500) -> list[float] | None:
+    """The unit vector along which the rows spread most, or None when no row is longer than ``tiny``."""
+    lengths = [_norm(row) for row in rows]
+    longest = max(range(len(rows)), key=lambda i: (lengths[i], -i))
+    if lengths[longest] <= tiny:
+        return None
+    axis = [x / lengths[longest] for x in rows[longest]]
+    columns = list(zip(*rows, strict=True))
+    for _ in range(iterations):
+        along = [_dot(row, axis) for row in rows]
+        pulled = [_dot(column, along) for column in columns]
+        length = _norm(pulled)
+        new = [x / length for x in pulled]
+        change = _norm([a - b for a, b in zip(new, axis, strict=True)])
+        axis = new
+        if change < 1e-13:
+            break
+    return axis
