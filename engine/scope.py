@@ -1,8 +1,10 @@
 """Scope policies: which records may be considered at all, before any ranking.
 
 The checks run in a fixed order and a record's outcome is the first that applies:
-other_tenant, superseded, store_filtered, previous_session, too_old,
-no_shared_terms. Each exclusion comes with a sentence that gives its numbers.
+other_tenant, superseded, store_filtered, previous_session, too_old, and last the
+scorer's own test of whether it matches the record at all (no_shared_terms for the
+lexical scorers, see ``scoring.py``). Each exclusion comes with a sentence that gives
+its numbers.
 """
 
 from __future__ import annotations
@@ -64,18 +66,20 @@ class ScopeChecker:
             found = self._made[key] = make()
         return found
 
-    def check_all(self, cosines: tuple[float, ...], policy: Policy) -> tuple[list[Exclusion | None], list[int]]:
+    def check_all(
+        self, unmatched: Callable[[int], Exclusion | None], policy: Policy
+    ) -> tuple[list[Exclusion | None], list[int]]:
         """``check`` for every record, in store order, and the candidates' positions.
 
         Another tenant's records are excluded a tenant at a time; only the active
         tenant's records go through the checks one by one.
         """
-        exclusions: list[Exclusion | None] = [None] * len(cosines)
+        exclusions: list[Exclusion | None] = [None] * len(self.newer)
         candidates: list[int] = []
         for tenant, positions in self.by_tenant.items():
             if tenant == policy.tenant:
                 for position in positions:
-                    exclusion = self.check(position, cosines[position], policy)
+                    exclusion = self.check(position, unmatched, policy)
                     if exclusion is None:
                         candidates.append(position)
                     else:
@@ -87,8 +91,10 @@ class ScopeChecker:
         candidates.sort()
         return exclusions, candidates
 
-    def check(self, position: int, cosine: float, policy: Policy) -> Exclusion | None:
-        """Why the record at ``position`` is out of scope, or None when it is a candidate."""
+    def check(self, position: int, unmatched: Callable[[int], Exclusion | None], policy: Policy) -> Exclusion | None:
+        """Why the record at ``position`` is out of scope, or None when it is a candidate.
+
+        ``unmatched`` is the policy scorer's own test (``Scoring.unmatched``)."""
         record = self.store.records[position]
         if record.tenant != policy.tenant:
             return self._exclusion(
@@ -107,9 +113,7 @@ class ScopeChecker:
             return PREVIOUS_SESSION
         if record.age_hours > policy.max_age_hours:
             return self._exclusion(("too_old", record.age_hours, policy.max_age_hours), lambda: too_old(record, policy))
-        if cosine == 0.0:
-            return NO_SHARED_TERMS[policy.scorer]
-        return None
+        return unmatched(position)
 
 
 def other_tenant(record: Record, policy: Policy, store: Store) -> Exclusion:
@@ -146,18 +150,3 @@ def too_old(record: Record, policy: Policy) -> Exclusion:
         "too_old",
         f"{hours(record.age_hours)} old, past the maximum age of {hours(policy.max_age_hours)}.",
     )
-
-
-# A record scores 0 under either scorer exactly when it shares no term with the
-# question, so the check reads the cosine whichever scorer ranks; the reason names the
-# score the learner is looking at.
-NO_SHARED_TERMS = {
-    "tfidf": Exclusion(
-        "no_shared_terms",
-        "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
-    ),
-    "bm25": Exclusion(
-        "no_shared_terms",
-        "Shares no term with the question (BM25 0), so it is excluded at any recency weight.",
-    ),
-}

@@ -2,10 +2,10 @@
 
 A ``Session`` holds one validated store, its TF-IDF index, its newest record per key,
 its word counts and the scores of the questions asked so far. Every answer scores the
-question with both lexical scorers (TF-IDF cosine and BM25): the policy's scorer ranks
-and packs, and the other's ranking of the same candidates is given beside it, so a
-learner sees where the two disagree. ``retrieve`` gives the
-full result (the command line, ``api.run``); ``answer`` gives the slim answer the page's
+question with both lexical scorers (TF-IDF cosine and BM25, each read as a
+``scoring.Scoring``): the policy's scorer ranks and packs, and the other's ranking of
+the same candidates is given beside it, so a learner sees where the two disagree.
+``retrieve`` gives the full result (the command line, ``api.run``); ``answer`` gives the slim answer the page's
 worker sends: only what a policy decides plus the question's per-record scores, never
 the record texts again, since the page already holds the store it opened.
 """
@@ -16,29 +16,18 @@ import functools
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from . import __version__
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
 from .errors import InputError, error_result, internal_error
 from .fields import OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
-from .pack import Candidate, pack, rank
+from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
-from .scope import ScopeChecker
-from .shapes import (
-    Answer,
-    BM25Part,
-    Columns,
-    Coverage,
-    ErrorResult,
-    Head,
-    Opened,
-    RecordResult,
-    Result,
-    Summary,
-    TermPart,
-)
+from .scope import Exclusion, ScopeChecker
+from .scoring import AnyScoring, blend, bm25_scoring, recency, tfidf_scoring
+from .shapes import Answer, Columns, Coverage, ErrorResult, Head, Opened, RecordResult, Result, Summary
 from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
 
@@ -49,45 +38,17 @@ dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 _QUESTIONS_KEPT = 8
 
 
-def recency(age_hours: float) -> float:
-    """Half-life decay: 1 for a new record, 0.5 after a day, 0.25 after two."""
-    return float(2.0 ** (-age_hours / 24.0))
-
-
-def blend(relevance: float, recency_value: float, weight: float) -> float:
-    """``(1 - w) * relevance + w * recency``, the relevance being the cosine or the
-    relative BM25; w = 0 ranks on relevance alone."""
-    return (1.0 - weight) * relevance + weight * recency_value
-
-
-Part = TypeVar("Part", TermPart, BM25Part)
-
-
-@dataclass(frozen=True)
-class _Parts(Generic[Part]):
-    """One scorer's per-term parts of every record, in store order."""
-
-    of: tuple[tuple[Part, ...], ...]
-
-    def copied(self, position: int) -> list[Part]:
-        """A record's parts as fresh dicts: a caller editing a result never changes the kept scores."""
-        return [part.copy() for part in self.of[position]]
-
-    def all_copied(self) -> list[list[Part]]:
-        return [[part.copy() for part in parts] for parts in self.of]
-
-
 @dataclass(frozen=True)
 class _Decisions:
-    """What one policy decides for every record, in store order. ``relevance`` and
-    ``parts`` are the policy scorer's: each record's share of the score before the
-    recency blend, and its per-term parts; ``other_rank`` ranks the same candidates
-    with the other scorer."""
+    """What one policy decides for every record, in store order. ``scoring`` is the
+    policy scorer's reading of the question (each record's relevance and parts), ``score``
+    its blend with recency; ``rank`` places the candidates under the policy's scorer and
+    ``other_rank`` under the other one. ``scores`` and ``bm25`` are the question's two
+    lexical scores, which every answer shows."""
 
     scores: QuestionScores
     bm25: BM25Scores
-    relevance: tuple[float, ...]
-    parts: _Parts[TermPart] | _Parts[BM25Part]
+    scoring: AnyScoring
     score: list[float]
     outcome: list[str]
     reason: list[str]
@@ -137,7 +98,7 @@ class Session:
                     "words": self.words[i],
                     "cosine": d.scores.cosines[i],
                     "bm25": d.bm25.scores[i],
-                    "relevance": d.relevance[i],
+                    "relevance": d.scoring.relevance[i],
                     "recency": self.recency[i],
                     "score": d.score[i],
                     "outcome": d.outcome[i],
@@ -145,7 +106,7 @@ class Session:
                     "reason": d.reason[i],
                     "rank": d.rank[i],
                     "other_rank": d.other_rank[i],
-                    "terms": d.parts.copied(i),
+                    "terms": d.scoring.copied(i),
                 }
             )
         return {**self._head(policy, d), "records": rows, **self._summary(policy, d)}
@@ -155,7 +116,7 @@ class Session:
         d = self._decide(policy)
         columns = self._columns(policy, d)
         held = have_terms == columns["terms_key"]
-        return {**columns, "terms": None if held else d.parts.all_copied()}
+        return {**columns, "terms": None if held else d.scoring.all_copied()}
 
     def opened(self) -> Opened:
         """What the page needs once per store: its size, each record's word count and recency."""
@@ -230,61 +191,63 @@ class Session:
         """The per-term parts of every record as JSON text, encoded once per question."""
         encoded = self._encoded.get(key)
         if encoded is None:
-            encoded = self._encoded[key] = dumps(d.parts.of)
+            encoded = self._encoded[key] = dumps(d.scoring.parts)
             if len(self._encoded) > _QUESTIONS_KEPT:
                 del self._encoded[next(iter(self._encoded))]
         return encoded
 
     def _decide(self, policy: Policy) -> _Decisions:
-        store = self.store
+        """What a policy decides for every record: read the question under each scorer,
+        check scope (the policy scorer's match last), rank the candidates under each
+        scorer, pack the policy scorer's ranking, and see what the tray holds."""
         text = self._asked(policy)
         scores = self._question(text)
         bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
-        relevance_of = {"tfidf": scores.cosines, "bm25": bm25.relative}
-        relevance, other = relevance_of[policy.scorer], relevance_of[OTHER_SCORER[policy.scorer]]
-        weight = policy.recency_weight
-        keep = 1.0 - weight  # blend(), inlined: this runs for every record on every change
-        score = [keep * rel + weight * fresh for rel, fresh in zip(relevance, self.recency, strict=True)]
-        # Either score is 0 exactly when no term is shared: the cosine tells for both.
-        exclusions, in_scope = self.scope.check_all(scores.cosines, policy)
-        outcome = [""] * len(store.records)
-        reason = [""] * len(store.records)
-        for i, exclusion in enumerate(exclusions):
-            if exclusion is not None:
-                outcome[i], reason[i] = exclusion.outcome, exclusion.reason
-        ranks: list[int | None] = [None] * len(store.records)
-        words, fresh, records = self.words, self.recency, store.records
-        candidates = [Candidate(records[i].id, i, words[i], relevance[i], score[i]) for i in in_scope]
-        ranked = rank(candidates)
-        for candidate, decision in zip(ranked, pack(ranked, policy.budget_words, policy.max_records), strict=True):
-            i = candidate.position
-            outcome[i], reason[i], ranks[i] = decision.outcome, decision.reason, decision.rank
-        other_ranks: list[int | None] = [None] * len(store.records)
-        other_candidates = [
-            Candidate(records[i].id, i, words[i], other[i], keep * other[i] + weight * fresh[i]) for i in in_scope
-        ]
-        for place, candidate in enumerate(rank(other_candidates), start=1):
-            other_ranks[candidate.position] = place
-        selected = [c.id for c in ranked if outcome[c.position] == "selected"]
-        # An own question declares no supporting facts: nothing to cover, said as such.
-        own = bool(policy.question_text)
-        supporting = [] if own else list(store.question(policy.question).supporting.get(policy.tenant, ()))
-        found = [rid for rid in supporting if rid in selected]
+        # Every scorer the answer shows: the policy's ranks and packs, the others rank the
+        # same candidates beside it. A new scorer is one more entry here.
+        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(scores), "bm25": bm25_scoring(bm25)}
+        scoring = scorings[policy.scorer]
+        exclusions, in_scope = self.scope.check_all(scoring.unmatched, policy)
+        rankings = {name: self._ranked(each, in_scope, policy.recency_weight) for name, each in scorings.items()}
+        ranked = rankings[policy.scorer]
+        outcome, reason = _outcomes(exclusions, ranked, pack(ranked, policy.budget_words, policy.max_records))
+        selected = [candidate for candidate in ranked if outcome[candidate.position] == "selected"]
         return _Decisions(
             scores=scores,
             bm25=bm25,
-            relevance=relevance,
-            parts=_Parts(bm25.parts) if policy.scorer == "bm25" else _Parts(scores.parts),
-            score=score,
+            scoring=scoring,
+            score=self._blended(scoring, policy.recency_weight),
             outcome=outcome,
             reason=reason,
-            rank=ranks,
-            other_rank=other_ranks,
-            ranked=[c.id for c in ranked],
-            selected=selected,
-            words_used=sum(self.words[c.position] for c in ranked if outcome[c.position] == "selected"),
-            coverage={"found": len(found), "total": len(supporting), "supporting": supporting, "found_ids": found},
+            rank=_places(ranked, len(self.ids)),
+            other_rank=_places(rankings[OTHER_SCORER[policy.scorer]], len(self.ids)),
+            ranked=[candidate.id for candidate in ranked],
+            selected=[candidate.id for candidate in selected],
+            words_used=sum(candidate.words for candidate in selected),
+            coverage=self._coverage(policy, [candidate.id for candidate in selected]),
         )
+
+    def _blended(self, scoring: AnyScoring, weight: float) -> list[float]:
+        """Every record's score under a scorer: its relevance blended with its recency."""
+        return [
+            blend(relevance, fresh, weight) for relevance, fresh in zip(scoring.relevance, self.recency, strict=True)
+        ]
+
+    def _ranked(self, scoring: AnyScoring, in_scope: list[int], weight: float) -> list[Candidate]:
+        """The candidates (the positions in scope) best first under a scorer."""
+        ids, words, relevance, fresh = self.ids, self.words, scoring.relevance, self.recency
+        return rank(
+            [Candidate(ids[i], i, words[i], relevance[i], blend(relevance[i], fresh[i], weight)) for i in in_scope]
+        )
+
+    def _coverage(self, policy: Policy, selected: list[str]) -> Coverage:
+        """Which of the question's supporting records for the tenant were selected.
+
+        An own question declares no supporting facts: nothing to cover, said as such."""
+        own = bool(policy.question_text)
+        supporting = [] if own else list(self.store.question(policy.question).supporting.get(policy.tenant, ()))
+        found = [rid for rid in supporting if rid in selected]
+        return {"found": len(found), "total": len(supporting), "supporting": supporting, "found_ids": found}
 
     def _head(self, policy: Policy, d: _Decisions) -> Head:
         own = bool(policy.question_text)
@@ -326,7 +289,7 @@ class Session:
             "ids": self.ids,
             "cosine": list(d.scores.cosines),
             "bm25": list(d.bm25.scores),
-            "relevance": list(d.relevance),
+            "relevance": list(d.scoring.relevance),
             "score": d.score,
             "outcome": d.outcome,
             "reason": d.reason,
@@ -344,6 +307,29 @@ class Session:
         key = columns["terms_key"]
         terms = "null" if have_terms == key else self._encoded_terms(key, d)
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
+
+
+def _outcomes(
+    exclusions: list[Exclusion | None], ranked: list[Candidate], packed: list[Packed]
+) -> tuple[list[str], list[str]]:
+    """Each record's outcome and reason, in store order: its exclusion from scope, or
+    what packing decided for it."""
+    outcome = [""] * len(exclusions)
+    reason = [""] * len(exclusions)
+    for position, exclusion in enumerate(exclusions):
+        if exclusion is not None:
+            outcome[position], reason[position] = exclusion.outcome, exclusion.reason
+    for candidate, decision in zip(ranked, packed, strict=True):
+        outcome[candidate.position], reason[candidate.position] = decision.outcome, decision.reason
+    return outcome, reason
+
+
+def _places(ranked: list[Candidate], size: int) -> list[int | None]:
+    """Each record's place in a ranking (1 for the best), in store order; None out of scope."""
+    places: list[int | None] = [None] * size
+    for place, candidate in enumerate(ranked, start=1):
+        places[candidate.position] = place
+    return places
 
 
 def policy_dict(policy: Policy) -> dict[str, Any]:
