@@ -37,9 +37,9 @@ checks() {
   "$VENV/bin/ruff" check .
   "$VENV/bin/ruff" format --check .
   "$VENV/bin/mypy"
-  for module in site/js/*.js site/js/panels/*.js site/sw.js tools/*.mjs; do
-    [ -e "$module" ] && node --check "$module"
-  done
+  while IFS= read -r -d "" module; do
+    node --check "$module"
+  done < <(find site/js site/sw.js tools -name "*.js" -print0 -o -name "*.mjs" -print0)
   node --test tests/js/
 }
 

@@ -12,6 +12,7 @@ import subprocess
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,11 +100,12 @@ def built_graph(site: Path, entry: str) -> list[str]:
     return found
 
 
-def runtime_paths(site: Path) -> dict:
+def runtime_paths(site: Path) -> dict[str, Any]:
     html = (site / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<script type="application/json" id="runtime">(.*?)</script>', html, re.S)
     assert found is not None
-    return json.loads(found.group(1))
+    paths: dict[str, Any] = json.loads(found.group(1))
+    return paths
 
 
 def test_the_pages_modules_are_bundled_into_a_few_files(built_site: Path) -> None:
@@ -117,13 +119,13 @@ def test_the_pages_modules_are_bundled_into_a_few_files(built_site: Path) -> Non
     site = {p.relative_to(build.SITE / "js").as_posix() for p in (build.SITE / "js").rglob("*.js")}
     assert len(files) <= len(site) // 2
     # esbuild heads each module's code with its path: each module in one file, and every
-    # one the page reaches (types.js holds type definitions alone; first-frames.js is inlined).
+    # one the page reaches (core/types.js holds type definitions alone; first-frames.js is inlined).
     holders: dict[str, set[str]] = {}
     for f in files:
         for module in re.findall(r"^// (\S+\.js)$", (js / f).read_text(encoding="utf-8"), re.M):
             holders.setdefault(module, set()).add(f)
     assert [m for m, held_in in holders.items() if len(held_in) > 1] == []
-    assert set(holders) == site - {"first-frames.js", "types.js"}
+    assert set(holders) == site - {"first-frames.js", "core/types.js"}
     # Only what the page loads: every chunk is reached from an entry, statically or by import().
     mentioned = "".join((js / f).read_text(encoding="utf-8") for f in ("main.js", "engine-worker.js", *chunks))
     assert all(f'"./{chunk}"' in mentioned for chunk in chunks)
@@ -224,7 +226,7 @@ def decode_with_the_site(built_site: Path, *files: Path) -> list[bytes]:
     """Decode zstd files with the page's own zstd.js and the built decoder, under Node."""
     (decoder,) = built_site.glob("pyodide/*/zstd-decoder-*.wasm")
     script = (
-        f"import {{ readFileSync }} from 'node:fs'; import {{ loadZstd }} from {json.dumps((ROOT / 'site/js/zstd.js').as_uri())};"
+        f"import {{ readFileSync }} from 'node:fs'; import {{ loadZstd }} from {json.dumps((ROOT / 'site/js/python/zstd.js').as_uri())};"
         f"const zstd = await loadZstd(readFileSync({json.dumps(str(decoder))}));"
         "const out = [];"
         f"for (const f of {json.dumps([str(f) for f in files])}) {{"
@@ -346,7 +348,7 @@ def test_readme_lms_section_matches_the_build_and_the_page(monkeypatch: pytest.M
     first = len(json.loads((FIXTURES / "store.json").read_text())["guides"][0]["steps"])
     assert f"{steps} in the default store" in prose
     assert f"scores {first} of {steps}, {round(100 * first / steps)}" in prose
-    reporter = (ROOT / "site" / "js" / "cmi5-reporter.js").read_text()
+    reporter = (ROOT / "site" / "js" / "lms" / "cmi5-reporter.js").read_text()
     assert re.search(r"PASSING_SHARE = 0\.5;", reporter) and "at least 0.5 passes" in prose
-    core = (ROOT / "site" / "js" / "lms-core.js").read_text()
+    core = (ROOT / "site" / "js" / "lms" / "lms-core.js").read_text()
     assert "SUSPEND_DATA_LIMIT = 4096;" in core and "4,096 characters" in prose

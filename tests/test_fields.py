@@ -18,8 +18,8 @@ REGENERATE = "run `python build.py --write-tables` after editing engine/fields.p
 
 
 def test_the_generated_page_table_is_current() -> None:
-    """site/js/tables.js is exactly what the field and outcome tables generate."""
-    assert (ROOT / "site" / "js" / "tables.js").read_text(encoding="utf-8") == fields.tables_js(), REGENERATE
+    """site/js/core/tables.js is exactly what the field and outcome tables generate."""
+    assert (ROOT / "site" / "js" / "core" / "tables.js").read_text(encoding="utf-8") == fields.tables_js(), REGENERATE
 
 
 def test_the_store_schema_declares_the_policy_the_table_defines() -> None:

@@ -1,8 +1,9 @@
 // Build-time prerender: reads {store, result, tenantLabels, chosenId} as
 // JSON on stdin and prints the page's HTML fragments and stage texts as JSON, made by
 // the very renderer the page uses for every update.
+import { PAGE_SIZE } from "../site/js/core/page-core.js";
+import { policyFields } from "../site/js/core/state.js";
 import {
-  PAGE_SIZE,
   STAGES,
   renderBreakdown,
   renderCards,
@@ -15,8 +16,7 @@ import {
   renderTableHead,
   renderTableRows,
   renderTray,
-} from "../site/js/render.js";
-import { policyFields } from "../site/js/state.js";
+} from "../site/js/views/render.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;

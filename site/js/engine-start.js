@@ -9,11 +9,11 @@
 // competes with that. main.js subscribes to the engine's status when it is ready
 // (EngineClient.listen replays the latest one).
 
-import { EngineClient } from "./engine-client.js";
+import { EngineClient } from "./python/engine-client.js";
 
 // Paths relative to the page, resolved here so the worker gets absolute URLs.
 const paths = JSON.parse(document.getElementById("runtime")?.textContent ?? "{}");
-/** @type {import("./protocol.js").Runtime} */
+/** @type {import("./python/protocol.js").Runtime} */
 const runtime = /** @type {any} */ (
   Object.fromEntries(
     Object.entries(paths).map(([key, value]) => [
@@ -23,7 +23,7 @@ const runtime = /** @type {any} */ (
   )
 );
 
-export const engine = new EngineClient(runtime);
+export const engine = new EngineClient(runtime, new URL("./engine-worker.js", import.meta.url));
 
 // The page's script files (build.py bundles its modules into a few), asked for all at
 // once: main.js would find them level by level of its imports, one round trip each (over

@@ -24,9 +24,9 @@
 // which bench/worker_phases.py reads: a mark costs microseconds, and tells where a slow
 // start spent its time.
 
-import { earlyFetch, fetchOk as fetchOkWith } from "./early-fetch.js";
-import { MSG, postableError } from "./protocol.js";
-import { loadZstd, ZstdError } from "./zstd.js";
+import { earlyFetch, fetchOk as fetchOkWith } from "./python/early-fetch.js";
+import { MSG, postableError } from "./python/protocol.js";
+import { loadZstd, ZstdError } from "./python/zstd.js";
 
 const SITE_PACKAGES = "/lib/python3.14/site-packages";
 const STEPS = 4;
@@ -97,13 +97,13 @@ function fetchOk(url, what, fetcher = early.fetch) {
   return fetchOkWith(url, what, requestInit, fetcher);
 }
 
-/** @type {Promise<import("./zstd.js").ZstdDecoder> | null} */
+/** @type {Promise<import("./python/zstd.js").ZstdDecoder> | null} */
 let zstd = null;
 
 /**
  * A zstd-compressed download as a response of its decoded bytes, streaming as they
  * arrive, so that WebAssembly compiles while the rest still comes.
- * @param {import("./protocol.js").Runtime} runtime @param {string} url @param {string} type @param {string} what
+ * @param {import("./python/protocol.js").Runtime} runtime @param {string} url @param {string} type @param {string} what
  */
 function decompressing(runtime, url, type, what) {
   zstd ??= fetchOk(runtime.zstdDecoderURL, "the zstd decoder", plainFetch).then(loadZstd);
@@ -124,7 +124,7 @@ function decompressing(runtime, url, type, what) {
  * The download waits for the look-up (a few ms, while the stdlib already downloads)
  * rather than being aborted when a copy turns up: an aborted request reads as a failed
  * one, offline too.
- * @param {import("./protocol.js").Runtime} runtime
+ * @param {import("./python/protocol.js").Runtime} runtime
  */
 function wasmEarly(runtime) {
   // Where the decoded module is kept: beside the compressed file, a URL only Cache Storage knows.
@@ -179,7 +179,7 @@ function progress(step, label) {
   postMessage({ type: MSG.PROGRESS, step, of: STEPS, label });
 }
 
-/** @param {import("./protocol.js").Runtime} runtime */
+/** @param {import("./python/protocol.js").Runtime} runtime */
 function pyodideOptions(runtime) {
   return {
     indexURL: runtime.indexURL,
@@ -225,11 +225,11 @@ async function keep(/** @type {string} */ url, /** @type {Response} */ response)
   }
 }
 
-/** @type {Promise<typeof import("./snapshot-pages.js")> | null} */
+/** @type {Promise<typeof import("./python/snapshot-pages.js")> | null} */
 let snapshotPagesModule = null;
 /** snapshot-pages.js, needed only to save or restore a snapshot: not loaded before. */
 function snapshotPages() {
-  return (snapshotPagesModule ??= import("./snapshot-pages.js"));
+  return (snapshotPagesModule ??= import("./python/snapshot-pages.js"));
 }
 
 /**
@@ -241,7 +241,7 @@ async function makeSnapshot(/** @type {any} */ pyodide, /** @type {string} */ ur
   if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return null;
   /** @type {Uint8Array} */
   let bytes;
-  /** @type {typeof import("./snapshot-pages.js")} */
+  /** @type {typeof import("./python/snapshot-pages.js")} */
   let pages;
   try {
     pages = await snapshotPages();
@@ -269,7 +269,7 @@ function keepSnapshot(/** @type {Snapshot} */ snapshot) {
 
 /**
  * Restore Python from a snapshot; null if it cannot be used (then it is deleted).
- * @param {any} loadPyodide @param {import("./protocol.js").Runtime} runtime @param {Response} saved
+ * @param {any} loadPyodide @param {import("./python/protocol.js").Runtime} runtime @param {Response} saved
  */
 async function fromSnapshot(loadPyodide, runtime, saved) {
   try {
@@ -356,7 +356,7 @@ function download(/** @type {string} */ url, /** @type {string} */ what) {
   return bytes;
 }
 
-/** Boot Python and install the engine wheel. @param {any} loadPyodide @param {import("./protocol.js").Runtime} runtime */
+/** Boot Python and install the engine wheel. @param {any} loadPyodide @param {import("./python/protocol.js").Runtime} runtime */
 async function fromScratch(loadPyodide, runtime) {
   // Both are small and needed right after Python starts. The bytecode (compiled at
   // build time by this Pyodide) spares compiling the engine's sources on the first
@@ -375,7 +375,7 @@ async function fromScratch(loadPyodide, runtime) {
   return { pyodide, engine: pyodide.pyimport("engine") };
 }
 
-/** @param {import("./protocol.js").Runtime} runtime */
+/** @param {import("./python/protocol.js").Runtime} runtime */
 async function load(runtime) {
   const started = performance.now();
   performance.mark("rw:w-load");
@@ -480,7 +480,7 @@ async function answer(message) {
  * has been handed (the snapshot's bytes, given to Cache Storage) is held until the
  * next full garbage collection, which may be half a minute away; a worker's memory is
  * all freed the moment it is terminated.
- * @param {import("./protocol.js").Runtime} runtime @param {Snapshot | null} snapshot
+ * @param {import("./python/protocol.js").Runtime} runtime @param {Snapshot | null} snapshot
  */
 function warmCodeCache(runtime, snapshot) {
   let warmer;

@@ -3,8 +3,8 @@
 // panels own, and stages the page's start-up around Python's.
 
 import { afterNextFrame, bootPython, engine } from "./engine-start.js";
-import { loadNotebook } from "./notes.js";
-import { createPage, createPerformers, initialState } from "./page-core.js";
+import { loadNotebook } from "./browser/notes.js";
+import { createPage, createPerformers, initialState } from "./core/page-core.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
@@ -18,8 +18,8 @@ import * as prediction from "./panels/prediction.js";
 import * as results from "./panels/results.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
-import { Player } from "./player.js";
-import { rememberedStore } from "./store-file.js";
+import { Player } from "./views/player.js";
+import { rememberedStore } from "./browser/store-file.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */
 

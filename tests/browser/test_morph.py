@@ -1,4 +1,4 @@
-"""site/js/morph.js in Chromium: a view rewritten in place ends as the same nodes its new
+"""site/js/views/morph.js in Chromium: a view rewritten in place ends as the same nodes its new
 markup would parse to, keeping every node the new markup still has."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Route
@@ -28,7 +29,7 @@ def morph_page(context: BrowserContext) -> Iterator[Page]:
     page = context.new_page()
     page.route(f"{ORIGIN}/**", serve)
     page.goto(f"{ORIGIN}/")
-    page.evaluate("async () => { window.morph = await import('/js/morph.js'); }")
+    page.evaluate("async () => { window.morph = await import('/js/views/morph.js'); }")
     yield page
     page.close()
 
@@ -54,8 +55,9 @@ MORPH_CHILDREN = """([tag, before, after]) => {
 }"""
 
 
-def morph_children(page: Page, before: str, after: str, tag: str = "div") -> dict:
-    return page.evaluate(MORPH_CHILDREN, [tag, before, after])
+def morph_children(page: Page, before: str, after: str, tag: str = "div") -> dict[str, Any]:
+    children: dict[str, Any] = page.evaluate(MORPH_CHILDREN, [tag, before, after])
+    return children
 
 
 def test_only_what_differs_is_written(morph_page: Page) -> None:

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { fullResult } from "../../site/js/answer.js";
+import { fullResult } from "../../site/js/python/answer.js";
 
 const ROOT = new URL("../../", import.meta.url);
 const RECORD_KEYS = ["id", "tenant", "store", "session", "age_hours", "key", "text", "words", "cosine", "bm25", "relevance",

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 
-import { earlyFetch, fetchOk } from "../../site/js/early-fetch.js";
+import { earlyFetch, fetchOk } from "../../site/js/python/early-fetch.js";
 
 const URL_A = "https://example.test/pyodide/stdlib.zip";
 
@@ -97,7 +97,7 @@ test("a failed download reaches the requester, naming the file; so does an HTTP 
 test("an early download that fails before anyone asks is an unhandled rejection", () => {
   // In a process of its own: the test runner counts any unhandled rejection as a failure.
   const script = `
-    import { earlyFetch } from ${JSON.stringify(new URL("../../site/js/early-fetch.js", import.meta.url).href)};
+    import { earlyFetch } from ${JSON.stringify(new URL("../../site/js/python/early-fetch.js", import.meta.url).href)};
     process.on("unhandledRejection", (reason) => console.log(reason.message));
     earlyFetch(async () => new Response("", { status: 500 })).downloadEarly([["https://example.test/w.whl", "the engine wheel"]]);
   `;

@@ -3,12 +3,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { initialLife, life, MAX_CRASHES_PER_MINUTE, REOPEN_ID, RUN_TIMEOUT_MS } from "../../site/js/engine-life.js";
-import { MSG } from "../../site/js/protocol.js";
+import { initialLife, life, MAX_CRASHES_PER_MINUTE, REOPEN_ID, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
+import { MSG } from "../../site/js/python/protocol.js";
 
-/** @typedef {import("../../site/js/engine-life.js").Life} Life */
-/** @typedef {import("../../site/js/engine-life.js").Event} Event */
-/** @typedef {import("../../site/js/engine-life.js").Effect} Effect */
+/** @typedef {import("../../site/js/python/engine-life.js").Life} Life */
+/** @typedef {import("../../site/js/python/engine-life.js").Event} Event */
+/** @typedef {import("../../site/js/python/engine-life.js").Effect} Effect */
 
 const STORE_A = '{"records":[{"id":"A1"}]}';
 const STORE_B = '{"records":[{"id":"B1"}]}';

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { cmi5Launch, passes } from "../../site/js/cmi5-reporter.js";
+import { cmi5Launch, passes } from "../../site/js/lms/cmi5-reporter.js";
 import {
   LOCAL_NOTES_HEADING,
   SUSPEND_DATA_LIMIT,
@@ -18,7 +18,7 @@ import {
   mergeNotes,
   score,
   sessionTime,
-} from "../../site/js/lms-core.js";
+} from "../../site/js/lms/lms-core.js";
 
 const siteStore = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
 const TIMESPAN = /^\d{4}:[0-5]\d:[0-5]\d\.\d\d$/; // HHHH:MM:SS.SS
@@ -39,7 +39,7 @@ test("clock time is HH:MM:SS in local time", () => {
   assert.equal(clockTime(new Date(2026, 0, 2, 23, 59, 59)), "23:59:59");
 });
 
-const resume = (/** @type {Partial<import("../../site/js/lms-core.js").Resume>} */ change = {}) => ({
+const resume = (/** @type {Partial<import("../../site/js/lms/lms-core.js").Resume>} */ change = {}) => ({
   query: "question=timeout-incident&budget_words=9",
   stage: 3,
   step: { guide: "current-vs-historical", index: 1 },

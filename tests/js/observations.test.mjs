@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { checkPrediction, compare, observation, observationText, snapshot } from "../../site/js/observations.js";
+import { checkPrediction, compare, observation, observationText, snapshot } from "../../site/js/core/observations.js";
 
 // A result as the engine returns it for the timeout question at budget 9 and 8.
 const fixture = (selected, m5) => ({

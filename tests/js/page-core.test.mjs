@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, initialState, update } from "../../site/js/page-core.js";
-import { defaultPolicy, policyFields } from "../../site/js/state.js";
-import { FIELD_TABLE } from "../../site/js/tables.js";
+import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, initialState, update } from "../../site/js/core/page-core.js";
+import { defaultPolicy, policyFields } from "../../site/js/core/state.js";
+import { FIELD_TABLE } from "../../site/js/core/tables.js";
 
 const siteStore = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
 const otherStore = JSON.parse(readFileSync(new URL("../../fixtures/support-store.json", import.meta.url), "utf8"));

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import {
   elapsed, finished, isPlaying, msUntilShownChanges, nextStage, pause, play, restart, seek, setSpeed, settleEnd, shownSeconds,
   stageAt, stopped,
-} from "../../site/js/playback.js";
+} from "../../site/js/core/playback.js";
 
 test("at 1x, 30 inspection seconds take 30 s and stages change at 10, 20 and 30 s", () => {
   const t = play(stopped(1), 1000);

@@ -3,8 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { renderComparison, renderReading, renderTray } from "../../site/js/render.js";
-import { compare } from "../../site/js/observations.js";
+import { renderComparison, renderReading, renderTray } from "../../site/js/views/render.js";
+import { compare } from "../../site/js/core/observations.js";
 
 const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], ...fields });
 

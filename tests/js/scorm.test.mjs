@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { MAX_PARENT_HOPS, ScormReporter, findApi } from "../../site/js/scorm.js";
+import { MAX_PARENT_HOPS, ScormReporter, findApi } from "../../site/js/lms/scorm.js";
 
 const API = { LMSInitialize: () => "true", name: "the LMS's API" };
 

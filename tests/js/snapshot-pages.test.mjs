@@ -22,7 +22,7 @@ import {
   sparingZeroPages,
   substitute,
   unpackSnapshot,
-} from "../../site/js/snapshot-pages.js";
+} from "../../site/js/python/snapshot-pages.js";
 
 const HEADER = 128;
 const PAGES = 40;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { OWN_OPTION, defaultPolicy, parseValue, policyFields, readQuery, writeQuery } from "../../site/js/state.js";
+import { OWN_OPTION, defaultPolicy, parseValue, policyFields, readQuery, writeQuery } from "../../site/js/core/state.js";
 
 const store = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
 const fields = policyFields(store);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { sameData } from "../../site/js/view.js";
+import { sameData } from "../../site/js/views/view.js";
 
 const result = { policy: { budget_words: 80, scorer: "tfidf" }, records: [{ id: "M1", score: 0.5, terms: [] }], tray: null };
 

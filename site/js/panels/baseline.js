@@ -1,9 +1,9 @@
 // Capture baseline: keep the current settings and outcomes, then compare every later
 // result with them. The baseline is saved with the notebook.
 
-import { compare, snapshot } from "../observations.js";
-import { renderComparison } from "../render.js";
-import { place, setHidden, setText } from "../view.js";
+import { compare, snapshot } from "../core/observations.js";
+import { renderComparison } from "../views/render.js";
+import { place, setHidden, setText } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state }) {
@@ -17,7 +17,7 @@ export function setUp({ byId, dispatch, state }) {
       place("baseline-comparison", "");
       return;
     }
-    const before = /** @type {import("../observations.js").Snapshot} */ (notebook.baseline);
+    const before = /** @type {import("../core/observations.js").Snapshot} */ (notebook.baseline);
     const after = snapshot(shown);
     place("baseline-comparison", renderComparison(before, after, compare(before, after)));
   };

@@ -1,17 +1,17 @@
 // What every panel is set up from: one context, so a panel reaches the page's state,
 // the engine and the player the same way, and changes the state only by dispatching.
 
-import { queryOf } from "../page-core.js";
+import { queryOf } from "../core/page-core.js";
 
-/** @typedef {import("../page-core.js").State} State */
-/** @typedef {import("../page-core.js").Event} Event */
-/** @typedef {import("../page-core.js").Effect} Effect */
+/** @typedef {import("../core/page-core.js").State} State */
+/** @typedef {import("../core/page-core.js").Event} Event */
+/** @typedef {import("../core/page-core.js").Effect} Effect */
 
 /**
  * @typedef {object} Boot  written by build.py into <script type="application/json" id="boot">
  * @property {any} store
- * @property {readonly import("../state.js").FieldRow[]} fields  the engine's field table
- * @property {import("../types.js").Result} result  the default configuration, computed at build time
+ * @property {readonly import("../core/state.js").FieldRow[]} fields  the engine's field table
+ * @property {import("../core/types.js").Result} result  the default configuration, computed at build time
  * @property {string} buildId  a hash of every built file
  */
 
@@ -20,16 +20,13 @@ import { queryOf } from "../page-core.js";
  * @property {(id: string) => HTMLElement} byId
  * @property {(event: Event) => void} dispatch  the only way to change the state
  * @property {() => State} state  the current state, to read
- * @property {import("../engine-client.js").EngineClient} engine
- * @property {import("../player.js").Player} player
+ * @property {import("../python/engine-client.js").EngineClient} engine
+ * @property {import("../views/player.js").Player} player
  * @property {Boot} boot
  * @property {(extra?: Record<string, string>) => string} link  the current configuration's address
  */
 
-/**
- * What a panel's setUp returns: how it performs each kind of effect it owns.
- * @typedef {{[type in Effect["type"]]?: (effect: any) => void}} Handlers
- */
+/** @typedef {import("../core/page-core.js").Handlers} Handlers  what a panel's setUp returns */
 
 /**
  * @param {Omit<Context, "byId" | "link">} parts

@@ -3,7 +3,7 @@
 // A keystroke in a text box (your own question) is typing: its result shows at once,
 // and the inspection replays once typing pauses or is committed (page-core.js).
 
-import { readControls, writeControls } from "../view.js";
+import { readControls, writeControls } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state }) {

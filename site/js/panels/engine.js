@@ -3,8 +3,8 @@
 // mark, the User Timing marks read by bench/ scripts, and offline use, which waits for
 // the runtime.
 
-import { announceNewVersion, watchOffline } from "../offline.js";
-import { showStatus } from "../view.js";
+import { announceNewVersion, watchOffline } from "../browser/offline.js";
+import { showStatus } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state, engine, boot }) {

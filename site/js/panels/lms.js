@@ -4,10 +4,10 @@
 // leaving; a relaunch resumes. cmi5 (cmi5-reporter.js) when a cmi5 LMS launched the
 // page from a `--cmi5` package. Without an LMS nothing happens and nothing waits.
 
-import { cmi5Launch } from "../cmi5-reporter.js";
-import { decodeResume, encodeResume, score } from "../lms-core.js";
-import { queryOf } from "../page-core.js";
-import { ScormReporter, findApi } from "../scorm.js";
+import { queryOf } from "../core/page-core.js";
+import { cmi5Launch } from "../lms/cmi5-reporter.js";
+import { decodeResume, encodeResume, score } from "../lms/lms-core.js";
+import { ScormReporter, findApi } from "../lms/scorm.js";
 
 /**
  * What build.py writes into the boot data: `score` is false for `--no-score` packages,
@@ -41,7 +41,7 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     status.hidden = messages.size === 0;
   };
 
-  /** @returns {import("../lms-core.js").Resume} */
+  /** @returns {import("../lms/lms-core.js").Resume} */
   const resumeNow = () => {
     const s = state();
     return {
@@ -75,9 +75,9 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     for (const id of ["add-observation", "baseline-capture", "baseline-clear"]) byId(id).addEventListener("click", keepResume);
   }
 
-  /** @type {Promise<import("../cmi5-reporter.js").Cmi5Reporter | null>} */
+  /** @type {Promise<import("../lms/cmi5-reporter.js").Cmi5Reporter | null>} */
   const cmi5 = launch
-    ? import("../cmi5-reporter.js")
+    ? import("../lms/cmi5-reporter.js")
         .then(({ Cmi5Reporter }) => Cmi5Reporter.start(launch, { score: options.score, onProblem: (text) => say("cmi5", text) }))
         .catch((/** @type {any} */ error) => {
           say("cmi5", `This activity could not connect to the LMS (${error?.message ?? error}); it works, but nothing is recorded.`);

@@ -2,8 +2,8 @@
 // change, exported as Markdown. Where storage is blocked or full the notes live in this
 // tab, and saved notes that could not be read are kept and exported, never dropped.
 
-import { observation } from "../observations.js";
-import { discardRecovered, download, exportMarkdown, saveNotebook } from "../notes.js";
+import { observation } from "../core/observations.js";
+import { discardRecovered, download, exportMarkdown, saveNotebook } from "../browser/notes.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state, link }) {

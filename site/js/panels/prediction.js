@@ -1,10 +1,10 @@
 // Predict the tray: the learner marks the records they expect to be selected. Guesses
 // stay open before stage 4; at stage 4 they are locked and checked.
 
-import { html } from "../html.js";
-import { checkPrediction } from "../observations.js";
-import { renderVerdict } from "../render.js";
-import { place, setDisabled, showPredictionChoices } from "../view.js";
+import { html } from "../views/html.js";
+import { checkPrediction } from "../core/observations.js";
+import { renderVerdict } from "../views/render.js";
+import { place, setDisabled, showPredictionChoices } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state, player }) {

@@ -1,8 +1,8 @@
 // The result views (cards, diagram, table, tray, chart, score breakdown), the record
 // whose score is explained, paging through large stores, the pending mark and notices.
 
-import { defaultChoice, labelsOf } from "../page-core.js";
-import { adoptPrerendered, setPending, showChosen, showNotices, showResult } from "../view.js";
+import { defaultChoice, labelsOf } from "../core/page-core.js";
+import { adoptPrerendered, setPending, showChosen, showNotices, showResult } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state, boot }) {

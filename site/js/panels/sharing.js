@@ -2,13 +2,13 @@
 // the instructor's options from the link (hidden controls and explanations, a stage,
 // embedding); the panel writes a link and an iframe snippet for chosen options.
 
-import { iframeSnippet, shareParams } from "../share.js";
+import { iframeSnippet, shareParams } from "../core/share.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, state, link }) {
   const panel = /** @type {HTMLDetailsElement} */ (byId("share"));
 
-  /** The options an instructor chose in the share panel. @returns {import("../share.js").ShareOptions} */
+  /** The options an instructor chose in the share panel. @returns {import("../core/share.js").ShareOptions} */
   const panelOptions = () => {
     const stage = /** @type {HTMLSelectElement} */ (byId("share-stage")).value;
     return {

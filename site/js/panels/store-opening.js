@@ -2,8 +2,8 @@
 // checked by the engine itself, which then answers from it; kept for this tab. A
 // refused file leaves the current store in force, with every problem listed.
 
-import { forgetStore, readStoreFile, rememberStore } from "../store-file.js";
-import { showStore } from "../view.js";
+import { forgetStore, readStoreFile, rememberStore } from "../browser/store-file.js";
+import { showStore } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state, engine, boot }) {

@@ -1,10 +1,11 @@
 // The page's DOM: reading and writing the controls, and placing rendered results.
 // Markup comes from render.js; this module only decides where it goes.
 
-import { whenIdle } from "./idle.js";
+import { whenIdle } from "../browser/idle.js";
+import { PAGE_SIZE } from "../core/page-core.js";
+import { OWN_OPTION, parseValue } from "../core/state.js";
 import { morphChildren, morphElement } from "./morph.js";
 import {
-  PAGE_SIZE,
   cardItems,
   renderBreakdown,
   renderChart,
@@ -17,11 +18,10 @@ import {
   renderTray,
   tableRowItems,
 } from "./render.js";
-import { OWN_OPTION, parseValue } from "./state.js";
 
-/** @typedef {import("./types.js").Result} Result */
-/** @typedef {import("./types.js").Policy} Policy */
-/** @typedef {import("./state.js").Field} Field */
+/** @typedef {import("../core/types.js").Result} Result */
+/** @typedef {import("../core/types.js").Policy} Policy */
+/** @typedef {import("../core/state.js").Field} Field */
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -367,7 +367,7 @@ export function setPending(pending) {
   byId("records").toggleAttribute("data-pending", pending);
 }
 
-/** @param {import("./engine-client.js").Status} status */
+/** @param {import("../python/engine-client.js").Status} status */
 export function showStatus(status) {
   setText(byId("engine-status-text"), status.text);
   const bar = /** @type {HTMLProgressElement} */ (byId("engine-progress"));

@@ -4,15 +4,15 @@
 // earlier answer. The records come back in the key order of CPython's engine.run_json,
 // so the two compare key for key.
 
-import { OUTCOME_TABLE } from "./tables.js";
+import { OUTCOME_TABLE } from "../core/tables.js";
 
 /**
- * @typedef {import("./types.js").SlimAnswer} SlimAnswer
- * @typedef {import("./types.js").Result} Result
- * @typedef {import("./types.js").RecordResult} RecordResult
- * @typedef {import("./types.js").ErrorResult} ErrorResult
- * @typedef {import("./types.js").TermPart} TermPart
- * @typedef {import("./types.js").BM25Part} BM25Part
+ * @typedef {import("../core/types.js").SlimAnswer} SlimAnswer
+ * @typedef {import("../core/types.js").Result} Result
+ * @typedef {import("../core/types.js").RecordResult} RecordResult
+ * @typedef {import("../core/types.js").ErrorResult} ErrorResult
+ * @typedef {import("../core/types.js").TermPart} TermPart
+ * @typedef {import("../core/types.js").BM25Part} BM25Part
  */
 
 /**

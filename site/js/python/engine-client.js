@@ -29,14 +29,19 @@ const TERMS_KEPT = 8;
 /** @typedef {import("./engine-life.js").Status} Status */
 /** @typedef {import("./engine-life.js").Effect} Effect */
 /** @typedef {import("./engine-life.js").Event} Event */
-/** @typedef {import("./types.js").OpenReply} OpenReply */
-/** @typedef {import("./types.js").Result} Result */
-/** @typedef {import("./types.js").ErrorResult} ErrorResult */
+/** @typedef {import("../core/types.js").OpenReply} OpenReply */
+/** @typedef {import("../core/types.js").Result} Result */
+/** @typedef {import("../core/types.js").ErrorResult} ErrorResult */
 
 export class EngineClient {
-  /** @param {import("./protocol.js").Runtime} runtime */
-  constructor(runtime) {
+  /**
+   * @param {import("./protocol.js").Runtime} runtime
+   * @param {URL} workerScript  engine-worker.js, resolved by the entry script beside it (bundled,
+   *   this module lands in a file of its own, so it cannot name the worker's file itself)
+   */
+  constructor(runtime, workerScript) {
     this.runtime = runtime;
+    this.workerScript = workerScript;
     /** @type {((status: Status) => void) | null} */
     this.onStatus = null;
     /** @type {Status | null} the latest, replayed to a listener that subscribes late */
@@ -51,7 +56,7 @@ export class EngineClient {
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
-    /** @type {Map<string, import("./types.js").TermPart[][] | import("./types.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
+    /** @type {Map<string, import("../core/types.js").TermPart[][] | import("../core/types.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
@@ -197,7 +202,7 @@ export class EngineClient {
   spawn(fresh, boot) {
     let worker;
     try {
-      worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
+      worker = new Worker(this.workerScript, { type: "module" });
     } catch (error) {
       this.dispatch({ type: "spawn-failed", reason: error instanceof Error ? error.message : String(error) });
       return;
@@ -254,7 +259,7 @@ export class EngineClient {
    * @returns {Result | ErrorResult | Promise<Result | ErrorResult>}
    */
   merge(response, store, policyText) {
-    /** @type {import("./types.js").SlimAnswer | ErrorResult} */
+    /** @type {import("../core/types.js").SlimAnswer | ErrorResult} */
     let answer;
     try {
       answer = JSON.parse(response);

@@ -48,6 +48,8 @@ export class Cmi5Reporter {
    * @param {{score: boolean, onProblem: (message: string) => void}} options
    */
   static async start(launch, options) {
+    // A path from the bundled scripts in js/, where the build copies the library; the
+    // bundler leaves ./vendor/ as written (build.py, bundle_modules).
     const { default: Cmi5 } = await import("./vendor/cmi5.js");
     const cmi5 = new Cmi5(launch);
     await cmi5.initialize();

@@ -2,9 +2,8 @@
 // state and the effects (plain objects) that the panels perform. No DOM and no timers
 // here, and time comes in with the events, so every transition can be tested under Node.
 
-import { completedGuide, emptyProgress, mergeNotes, stepKey } from "./lms-core.js";
+import { completedGuide, emptyProgress, mergeNotes, stepKey } from "../lms/lms-core.js";
 import { observationText, snapshot } from "./observations.js";
-import { PAGE_SIZE } from "./render.js";
 import { SHARE_PARAMS, readShareOptions } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 
@@ -12,14 +11,16 @@ import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "
 /** @typedef {import("./types.js").Policy} Policy */
 /** @typedef {import("./state.js").Field} Field */
 /** @typedef {import("./share.js").ShareOptions} ShareOptions */
-/** @typedef {import("./notes.js").Notebook} Notebook */
-/** @typedef {import("./panels/context.js").Handlers} Handlers */
+/** @typedef {import("../browser/notes.js").Notebook} Notebook */
 
 // A running engine answers within a frame or two. Marking the views as pending (an
 // outline and a note on two large panels) costs a style and layout pass to set and
 // another to clear, which would delay that very answer; so only an answer still
 // missing after this long, or one that must wait for Python to start, is marked.
 export const PENDING_AFTER_MS = 150;
+
+/** Records per page of cards, table rows and chart bars: large stores stay responsive. */
+export const PAGE_SIZE = 50;
 
 // Typing a question shows each keystroke's result at once, but replays the inspection
 // only once the learner stops: when no keystroke has come for this long, or on Enter or
@@ -51,7 +52,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {number | null} appliedAt    when the configuration in force was applied (a control change or a guided step)
  * @property {string | null} lastCheck    the prediction checked last, against which result: each is reported once
  * @property {{guide: string, index: number} | null} activeStep  the guided step in force; a control changed by hand leaves it
- * @property {import("./lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
+ * @property {import("../lms/lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
  * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
@@ -63,7 +64,7 @@ export const TYPING_PAUSE_MS = 600;
 
 /**
  * @typedef {{type: "start", notices: string[]}
- *   | {type: "engine-status", status: import("./engine-client.js").Status}
+ *   | {type: "engine-status", status: import("../python/engine-client.js").Status}
  *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean}
  *   | {type: "typing-paused", seq: number}
  *   | {type: "question-committed"}
@@ -84,7 +85,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "baseline-captured"}
  *   | {type: "baseline-cleared"}
  *   | {type: "recovered-discarded"}
- *   | {type: "lms-resumed", resume: import("./lms-core.js").Resume, at: number}} Event
+ *   | {type: "lms-resumed", resume: import("../lms/lms-core.js").Resume, at: number}} Event
  */
 
 /**
@@ -106,11 +107,11 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "hold-inspection"}
  *   | {type: "register-offline"}
  *   | {type: "complete-activity"}
- *   | {type: "report-prediction", check: import("./lms-core.js").Check}
+ *   | {type: "report-prediction", check: import("../lms/lms-core.js").Check}
  *   | {type: "report-progress"}
  *   | {type: "seek-stage", stage: number}
  *   | {type: "save-notes"}
- *   | {type: "show-status", status: import("./engine-client.js").Status}
+ *   | {type: "show-status", status: import("../python/engine-client.js").Status}
  *   | {type: "show-notices", messages: string[]}
  *   | {type: "show-result"}
  *   | {type: "show-chosen"}
@@ -141,7 +142,7 @@ export function defaultChoice(/** @type {Result} */ result) {
  * @param {{store: any, result: Result, fields: any}} input.boot  the build's data
  * @param {any | null} input.remembered  a store the learner opened earlier in this tab
  * @param {string} input.search  the address's query string
- * @param {import("./notes.js").Loaded} input.notes  the notebook as loaded from storage
+ * @param {import("../browser/notes.js").Loaded} input.notes  the notebook as loaded from storage
  * @returns {{state: State, notices: string[]}}
  */
 export function initialState({ boot, remembered, search, notes }) {
@@ -310,7 +311,7 @@ function start(state, notices) {
   });
 }
 
-/** @param {State} state @param {import("./engine-client.js").Status} status @returns {Step} */
+/** @param {State} state @param {import("../python/engine-client.js").Status} status @returns {Step} */
 function engineStatus(state, status) {
   return step((effects) => {
     effects.push({ type: "show-status", status });
@@ -492,7 +493,7 @@ function finalStage(state, effects) {
 /**
  * A relaunch from an LMS: the configuration, stage, guided progress, baseline and notes
  * it kept. Notes this browser holds that differ from the LMS's copy are kept after it.
- * @param {State} state @param {import("./lms-core.js").Resume} resume @param {number} at @param {Effect[]} effects @returns {State}
+ * @param {State} state @param {import("../lms/lms-core.js").Resume} resume @param {number} at @param {Effect[]} effects @returns {State}
  */
 function resumed(state, resume, at, effects) {
   const text = mergeNotes(state.notebook.text, resume.notes);
@@ -525,6 +526,11 @@ function switchStore(state, { store, custom, opened, at }) {
     return applyPolicy(next, policy, at, effects);
   });
 }
+
+/**
+ * What a panel's setUp returns: how it performs each kind of effect it owns.
+ * @typedef {{[type in Effect["type"]]?: (effect: any) => void}} Handlers
+ */
 
 /**
  * The performers of the page's effects, each from the panel that owns it, added as the

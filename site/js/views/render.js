@@ -2,14 +2,11 @@
 // No DOM access here, so build.py runs this same module under Node to prerender the
 // default configuration, and the page uses it for every update.
 
+import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "../core/tables.js";
 import { html } from "./html.js";
-import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "./tables.js";
 
-/** @typedef {import("./types.js").Result} Result */
-/** @typedef {import("./types.js").RecordResult} RecordResult */
-
-/** Records per page of cards, table rows and chart bars: large stores stay responsive. */
-export const PAGE_SIZE = 50;
+/** @typedef {import("../core/types.js").Result} Result */
+/** @typedef {import("../core/types.js").RecordResult} RecordResult */
 
 /** Outcome labels with a glyph and a tone, from the engine's outcome table. */
 export const OUTCOMES = OUTCOME_TABLE;
@@ -232,7 +229,7 @@ function cosineParts(r) {
   if (!r.terms.length) {
     return html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
   }
-  const parts = /** @type {import("./types.js").TermPart[]} */ (r.terms);
+  const parts = /** @type {import("../core/types.js").TermPart[]} */ (r.terms);
   return html`<table class="terms">
   <caption>Shared terms of ${r.id} and the question. Weight = tf × idf, divided by the length of the whole vector (record or question), so each vector has length 1.</caption>
   <thead><tr><th scope="col">Term</th><th scope="col">In the record</th><th scope="col">In the question</th></tr></thead>
@@ -262,7 +259,7 @@ function bm25Parts(result, r) {
   if (!r.terms.length) {
     return html`<p>${r.id} shares no term with the question, so its BM25 is 0 and it cannot be retrieved at any recency weight.</p>`;
   }
-  const parts = /** @type {import("./types.js").BM25Part[]} */ (r.terms);
+  const parts = /** @type {import("../core/types.js").BM25Part[]} */ (r.terms);
   const first = parts[0];
   const best = result.records.find((x) => x.bm25 === q.best_bm25);
   return html`<p class="formula">Length factor = 1 − b + b × length / average length = 1 − ${b} + ${b} × ${first.record_length} / ${fixed4(q.average_length)} = ${fixed4(first.length_factor)}: ${r.id} has ${first.record_length} terms after stop words.</p>
@@ -334,13 +331,13 @@ const setting = (value) => (typeof value === "boolean" ? (value ? "on" : "off") 
 
 /**
  * Baseline beside the current result: differing settings, trays, outcome changes.
- * @param {import("./observations.js").Snapshot} before
- * @param {import("./observations.js").Snapshot} after
- * @param {ReturnType<typeof import("./observations.js").compare>} diff
+ * @param {import("../core/observations.js").Snapshot} before
+ * @param {import("../core/observations.js").Snapshot} after
+ * @param {ReturnType<typeof import("../core/observations.js").compare>} diff
  */
 export function renderComparison(before, after, diff) {
-  const tray = (/** @type {import("./observations.js").Snapshot} */ s) => (s.selected.length ? s.selected.join(", ") : "empty");
-  const side = (/** @type {string} */ title, /** @type {import("./observations.js").Snapshot} */ s) => html`<div class="side">
+  const tray = (/** @type {import("../core/observations.js").Snapshot} */ s) => (s.selected.length ? s.selected.join(", ") : "empty");
+  const side = (/** @type {string} */ title, /** @type {import("../core/observations.js").Snapshot} */ s) => html`<div class="side">
   <h4>${title}</h4>
   <p><strong>Tray:</strong> ${tray(s)}</p>
   <p>${s.words_used} of ${s.budget_words} words · ${s.policy.question_text ? "coverage not measured (your own question)" : `coverage ${s.coverage.found} of ${s.coverage.total}`}</p>

@@ -15,7 +15,7 @@
 // all the requests in one task, too long for a slow phone's main thread while the
 // learner reads the first answer.
 
-import { whenIdle } from "./idle.js";
+import { whenIdle } from "../browser/idle.js";
 
 // The frame is kept this long after its last module has loaded, and goes after
 // GIVE_UP_MS in any case; an idle moment is waited for up to IDLE_WAIT_MS.

@@ -2,7 +2,7 @@
 // time the shown tenth of a second changes, and shows the stage on the page
 // (data-stage on the experiment and the table, the timeline, an announcement).
 
-import * as timing from "./playback.js";
+import * as timing from "../core/playback.js";
 import { STAGES } from "./render.js";
 
 /** @param {string} id */
