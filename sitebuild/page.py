@@ -13,7 +13,7 @@ import jinja2
 from markupsafe import Markup
 
 import engine
-from engine.fields import field_rows, outcome_rows
+from engine.fields import field_rows
 
 from .files import BuildError, content_hash, rel, run_node
 from .paths import INLINE_SCRIPT, INLINE_STYLE, PRERENDER, ROOT, TEMPLATES
@@ -103,11 +103,10 @@ def render_page(
     cmi5: bool,
 ) -> str:
     """index.html, with the build id still a placeholder."""
-    fields = field_rows()
+    # What the page's script reads at start; the field and outcome tables reach it as
+    # js/core/tables.js, so they are not repeated here.
     boot = {
         "store": store,
-        "fields": fields,
-        "outcomes": outcome_rows(),
         "result": result,
         "buildId": BUILD_ID_PLACEHOLDER,
         # What an LMS package reports (site/js/panels/lms.js).
@@ -131,7 +130,7 @@ def render_page(
         inline_style=Markup(style),
         store=store,
         policy=result["policy"],
-        fields=fields,
+        fields=field_rows(),
         stop_words=sorted(engine.STOP_WORDS),
         prerendered={
             **{k: Markup(v) for k, v in fragments["html"].items()},
