@@ -40,6 +40,8 @@ checks() {
   while IFS= read -r -d "" module; do
     node --check "$module"
   done < <(find site/js site/sw.js tools -name "*.js" -print0 -o -name "*.mjs" -print0)
+  # The page's JSDoc types, checked (tsconfig.json): TypeScript reads the JavaScript as it is.
+  node_modules/.bin/tsc --noEmit -p tsconfig.json
   node --test tests/js/
 }
 

@@ -330,9 +330,16 @@ def policy_schema() -> dict[str, Any]:
 _JS_TYPES = {"choice": "string", "bool": "boolean", "number": "number", "int": "number", "text": "string"}
 
 
+def _js_type(field: Field) -> str:
+    """A field's JSDoc type: a choice among fixed values is one of them."""
+    if field.kind == "choice" and field.choices:
+        return " | ".join(json.dumps(value) for value, _ in field.choices)
+    return _JS_TYPES[field.kind]
+
+
 def tables_js() -> str:
-    """site/js/tables.js: the two tables and the Policy type, for the page and Node."""
-    typedef = "\n".join(f" * @property {{{_JS_TYPES[f.kind]}}} {f.name}  {f.label}" for f in FIELDS)
+    """site/js/core/tables.js: the two tables and the Policy type, for the page and Node."""
+    typedef = "\n".join(f" * @property {{{_js_type(f)}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (
         "// Generated from engine/fields.py by `python build.py --write-tables`; do not edit.\n"

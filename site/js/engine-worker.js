@@ -68,7 +68,7 @@ let idleTimer = /** @type {ReturnType<typeof setTimeout> | undefined} */ (undefi
  * The store in force: the Session PyProxy from the last store accepted, and its bound
  * answer_json (looked up once, not once per run). Both are destroyed when a new store
  * is accepted, so the old session's memory goes back to Python.
- * @type {{session: any, answerJson: (policyText: string, haveTerms: string) => string} | null}
+ * @type {{session: import("pyodide/ffi").PyProxy, answerJson: import("pyodide/ffi").PyCallable} | null}
  */
 let current = null;
 /** Open and run requests, taken one at a time in the order they came. */
@@ -239,7 +239,7 @@ function snapshotPages() {
  */
 async function makeSnapshot(/** @type {any} */ pyodide, /** @type {string} */ url) {
   if (pyodide._module.HEAP8.length > SNAPSHOT_MAX_BYTES) return null;
-  /** @type {Uint8Array} */
+  /** @type {Bytes} */
   let bytes;
   /** @type {typeof import("./python/snapshot-pages.js")} */
   let pages;
@@ -260,7 +260,8 @@ async function makeSnapshot(/** @type {any} */ pyodide, /** @type {string} */ ur
   return { url, bytes };
 }
 
-/** @typedef {{url: string, bytes: Uint8Array}} Snapshot  bytes own their whole buffer */
+/** @typedef {import("./python/snapshot-pages.js").Bytes} Bytes */
+/** @typedef {{url: string, bytes: Bytes}} Snapshot  bytes own their whole buffer */
 
 /** Keep a snapshot made by makeSnapshot in Cache Storage. */
 function keepSnapshot(/** @type {Snapshot} */ snapshot) {
@@ -279,7 +280,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
     const kept = pages.readKept(saved, SNAPSHOT_MAX_BYTES + (1 << 20));
     /** @type {ReturnType<typeof pages.unpackSnapshot> | null} */
     let unpacked = null;
-    /** @type {Uint8Array | null} a snapshot kept as Pyodide made it */
+    /** @type {Bytes | null} a snapshot kept as Pyodide made it */
     let whole = null;
     try {
       const start = await kept.upTo(16);
@@ -293,7 +294,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
         const { setPages } = unpacked;
         afterInstantiating = async () => {
           afterInstantiating = null;
-          /** @type {Uint8Array[]} */
+          /** @type {Bytes[]} */
           let pieces = [];
           try {
             pieces = await kept.pieces();
@@ -312,7 +313,7 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
       kept.free();
       throw error;
     }
-    const holder = snapshotHolder(unpacked ? unpacked.snapshot : /** @type {Uint8Array} */ (whole));
+    const holder = snapshotHolder(unpacked ? unpacked.snapshot : /** @type {Bytes} */ (whole));
     progress(2, "Restoring Python from this browser's copy");
     const restore = () => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
     try {
@@ -338,12 +339,12 @@ async function fromSnapshot(loadPyodide, runtime, saved) {
  * _loadSnapshot included, so the bytes go through a holder emptied once Python runs.
  * Made here, not in fromSnapshot: a function made there would keep that call's
  * variables alive with it, the packed snapshot among them.
- * @param {Uint8Array} bytes
+ * @param {Bytes} bytes
  */
 function snapshotHolder(bytes) {
   return {
-    bytes: /** @type {Uint8Array | null} */ (bytes),
-    then(/** @type {(bytes: Uint8Array | null) => void} */ resolve) {
+    bytes: /** @type {Bytes | null} */ (bytes),
+    then(/** @type {(bytes: Bytes | null) => void} */ resolve) {
       resolve(this.bytes);
     },
   };

@@ -22,7 +22,7 @@
   } catch {
     // no offline use here
   }
-  const navigation = performance.getEntriesByType("navigation")[0];
+  const navigation = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType("navigation")[0]);
   if (location.hash || (navigation && navigation.type !== "navigate")) return;
   root.dataset.firstFrames = "header"; // site.css hides <main> and the footer
   const done = () => delete root.dataset.firstFrames;

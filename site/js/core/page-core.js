@@ -315,6 +315,7 @@ function start(state, notices) {
 function engineStatus(state, status) {
   return step((effects) => {
     effects.push({ type: "show-status", status });
+    /** @type {State} */
     let next = { ...state, engine: status.state };
     if (status.state === "ready") {
       effects.push({ type: "mark", name: "rw:engine-ready" }); // User Timing, read by bench/ scripts
@@ -361,6 +362,7 @@ function request(state, effects) {
  */
 function applyPolicy(state, policy, at, effects) {
   // Any change but a keystroke replays the inspection once answered, which settles typing too.
+  /** @type {State} */
   let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, resumeStage: null };
   // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
   effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });

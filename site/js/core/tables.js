@@ -5,11 +5,11 @@
  * @typedef {object} Policy
  * @property {string} question  Question
  * @property {string} tenant  Active tenant
- * @property {string} store  Memory store
+ * @property {"semantic" | "episodic" | "procedural" | "working" | "all"} store  Memory store
  * @property {boolean} previous_sessions  Include previous sessions
  * @property {number} max_age_hours  Maximum age
  * @property {boolean} latest_per_key  Keep latest fact per key
- * @property {string} scorer  Lexical scorer
+ * @property {"tfidf" | "bm25"} scorer  Lexical scorer
  * @property {number} bm25_k1  BM25 k1
  * @property {number} bm25_b  BM25 b
  * @property {number} recency_weight  Recency weight

@@ -49,14 +49,16 @@ export class Cmi5Reporter {
    */
   static async start(launch, options) {
     // A path from the bundled scripts in js/, where the build copies the library; the
-    // bundler leaves ./vendor/ as written (build.py, bundle_modules).
-    const { default: Cmi5 } = await import("./vendor/cmi5.js");
+    // bundler leaves ./vendor/ as written (sitebuild/bundle.py). Typed as the npm package.
+    // @ts-expect-error TS2307: the library is copied in by a --cmi5 build, so no file is here
+    const library = await import("./vendor/cmi5.js");
+    const Cmi5 = /** @type {typeof import("@xapi/cmi5").default} */ (library.default);
     const cmi5 = new Cmi5(launch);
     await cmi5.initialize();
     return new Cmi5Reporter(cmi5, options);
   }
 
-  /** @param {any} cmi5 @param {{score: boolean, onProblem: (message: string) => void}} options */
+  /** @param {import("@xapi/cmi5").default} cmi5 @param {{score: boolean, onProblem: (message: string) => void}} options */
   constructor(cmi5, { score, onProblem }) {
     this.cmi5 = cmi5;
     this.reportScore = score;
@@ -80,6 +82,13 @@ export class Cmi5Reporter {
     return this.queue;
   }
 
+  /** The library's xAPI client, which initialize() made before this reporter was. */
+  get xapi() {
+    const xapi = this.cmi5.xapi;
+    if (!xapi) throw new Error("the cmi5 library is not initialized");
+    return xapi;
+  }
+
   /** Where the resume document lives: this learner, this AU, this registration. */
   get stateAddress() {
     const { actor, activityId, registration } = this.cmi5.getLaunchParameters();
@@ -88,16 +97,16 @@ export class Cmi5Reporter {
 
   /** The resume data an earlier session left, "" if none. Listed first, so a first launch asks for no missing document. */
   async savedResume() {
-    const ids = (await this.cmi5.xapi.getStates(this.stateAddress)).data;
+    const ids = (await this.xapi.getStates(this.stateAddress)).data;
     if (!Array.isArray(ids) || !ids.includes(RESUME_STATE_ID)) return "";
-    const { data } = await this.cmi5.xapi.getState({ ...this.stateAddress, stateId: RESUME_STATE_ID });
+    const { data } = await this.xapi.getState({ ...this.stateAddress, stateId: RESUME_STATE_ID });
     return typeof data === "string" ? data : JSON.stringify(data);
   }
 
   /** Keep the resume data (encodeResume's text) for a relaunch. @param {string} text */
   keep(text) {
     if (this.terminated) return;
-    this.enqueue(() => this.cmi5.xapi.setState({ ...this.stateAddress, stateId: RESUME_STATE_ID, state: JSON.parse(text) }), "your progress");
+    this.enqueue(() => this.xapi.setState({ ...this.stateAddress, stateId: RESUME_STATE_ID, state: JSON.parse(text) }), "your progress");
   }
 
   /** A whole guided experiment is finished: completed, then passed or failed by the score. @param {{raw: number, scaled: number} | null} result */

@@ -29,8 +29,8 @@ export function earlyFetch(plainFetch) {
   /** @type {Map<string, {first: Promise<Response> | null, again: () => Promise<Response>}>} */
   const early = new Map();
 
-  /** The fetch to install as globalThis.fetch. @type {typeof fetch} */
-  const fetch = (input, init) => {
+  /** The fetch to install as globalThis.fetch. @type {typeof globalThis.fetch} */
+  const fetchEarly = (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     const answer = early.get(url);
     if (!answer || init?.integrity) return plainFetch(input, init);
@@ -57,7 +57,7 @@ export function earlyFetch(plainFetch) {
     for (const [url, what] of downloads) answerEarly(url, () => fetchOk(url, what, init, plainFetch));
   }
 
-  return { fetch, answerEarly, downloadEarly };
+  return { fetch: fetchEarly, answerEarly, downloadEarly };
 }
 
 /**

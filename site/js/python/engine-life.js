@@ -153,7 +153,7 @@ export function life(state, event) {
               text: `Python ${event.python} is running engine ${event.engine} in your browser (ready in ${event.seconds.toFixed(1)} s${how}). Every change is recomputed live.`,
             },
           },
-          ...(pending.length ? [{ type: "wake", after: RUN_TIMEOUT_MS }] : []),
+          ...(pending.length ? [/** @type {Effect} */ ({ type: "wake", after: RUN_TIMEOUT_MS })] : []),
         ],
       };
     }
@@ -264,6 +264,7 @@ function stop(state, reason) {
  * Loading failed, or the worker keeps dying: the page keeps its prerendered result and
  * offers Retry.
  * @param {Life} state @param {string} reason
+ * @returns {{state: Life, effects: Effect[]}}
  */
 function fail(state, reason) {
   const { state: stopped, effects } = stop(state, reason);

@@ -77,7 +77,7 @@ export const MSG = Object.freeze({
   WARMED: "rw:warmed",
 });
 
-/** Errors cross the boundary as {name, message}: structured clone drops the rest. */
+/** Errors cross the boundary as {name, message}: structured clone drops the rest. @param {unknown} error */
 export function postableError(error) {
   if (error instanceof Error) return { name: error.name, message: error.message.slice(0, 2000) };
   return { name: "Error", message: String(error).slice(0, 2000) };

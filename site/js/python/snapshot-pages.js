@@ -39,6 +39,8 @@ export class SnapshotError extends Error {
   name = "SnapshotError";
 }
 
+/** @typedef {Uint8Array<ArrayBuffer>} Bytes  bytes over a buffer of their own kind (never a shared one), which free can give back */
+
 /** Whether bytes [start, start + PAGE_BYTES) of words (as 32-bit words) are all zero. */
 function pageIsZero(/** @type {Int32Array} */ words, /** @type {number} */ start) {
   for (let i = start >> 2, end = (start + PAGE_BYTES) >> 2; i < end; i++) if (words[i] !== 0) return false;
@@ -46,7 +48,7 @@ function pageIsZero(/** @type {Int32Array} */ words, /** @type {number} */ start
 }
 
 /** Where Pyodide's snapshot header says the memory starts (its second 32-bit word). */
-function memoryStart(/** @type {Uint8Array} */ snapshot) {
+function memoryStart(/** @type {Bytes} */ snapshot) {
   if (snapshot.byteLength < 8) throw new SnapshotError("the snapshot is too short to hold a header");
   const start = new DataView(snapshot.buffer, snapshot.byteOffset, 8).getUint32(4, true);
   if (start % 8 || start > snapshot.byteLength || (snapshot.byteLength - start) % PAGE_BYTES) {
@@ -58,8 +60,8 @@ function memoryStart(/** @type {Uint8Array} */ snapshot) {
 /**
  * Pyodide's snapshot without the pages of its memory that are all zero: the header, the
  * numbers of the pages kept, then those pages.
- * @param {Uint8Array} snapshot  what pyodide.makeMemorySnapshot() returned
- * @returns {Uint8Array}
+ * @param {Bytes} snapshot  what pyodide.makeMemorySnapshot() returned
+ * @returns {Bytes}
  */
 export function packSnapshot(snapshot) {
   const start = memoryStart(snapshot);
@@ -87,11 +89,11 @@ export function packSnapshot(snapshot) {
 }
 
 /** Whether bytes are a snapshot packed by packSnapshot (rather than one of Pyodide's own). */
-export function isPacked(/** @type {Uint8Array} */ bytes) {
+export function isPacked(/** @type {Bytes} */ bytes) {
   return bytes.byteLength >= 16 && new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === PACKED_MAGIC;
 }
 
-/** The bytes a packed snapshot's header and list of pages take, from its first 16 bytes. @param {Uint8Array} start */
+/** The bytes a packed snapshot's header and list of pages take, from its first 16 bytes. @param {Bytes} start */
 export function packedHeaderLength(start) {
   if (!isPacked(start)) throw new SnapshotError("this is not a packed snapshot");
   const view = new DataView(start.buffer, start.byteOffset, HEADER_WORDS * 4);
@@ -100,10 +102,10 @@ export function packedHeaderLength(start) {
 
 /**
  * A packed snapshot made ready for Pyodide's restore, without writing its memory twice.
- * @param {Uint8Array} packed  kept, and read by copyMemory; with pagesLater, its header
+ * @param {Bytes} packed  kept, and read by copyMemory; with pagesLater, its header
  *   and list of pages alone (packedHeaderLength), the pages coming by setPages
  * @param {boolean} [pagesLater]
- * @returns {{snapshot: Uint8Array, memory: Uint8Array, setPages: (pieces: Uint8Array[]) => void, copyMemory: (target: Int8Array | Uint8Array) => void}}
+ * @returns {{snapshot: Bytes, memory: Bytes, setPages: (pieces: Bytes[]) => void, copyMemory: (target: Int8Array | Uint8Array) => void}}
  *   snapshot: as long as Pyodide's snapshot, with its header, its memory left unwritten
  *   (all zeros); memory: that part after the header, the one Pyodide copies into
  *   Python's memory; setPages(pieces): the kept pages, in order, in pieces of one size
@@ -134,7 +136,7 @@ export function unpackSnapshot(packed, pagesLater = false) {
   const snapshot = new Uint8Array(total);
   snapshot.set(packed.subarray(HEADER_WORDS * 4, headerBytes), 0);
   const memory = snapshot.subarray(start);
-  /** @type {Uint8Array[] | null} */
+  /** @type {Bytes[] | null} */
   let pieces = pagesLater ? null : [packed.subarray(pagesAt)];
   let freeAsCopied = false;
   return {
@@ -182,7 +184,7 @@ export function unpackSnapshot(packed, pagesLater = false) {
 }
 
 /** Free bytes' whole buffer now (nothing else may use it), if no browser API holds it. */
-export function free(/** @type {Uint8Array} */ bytes) {
+export function free(/** @type {Bytes} */ bytes) {
   const buffer = bytes.buffer;
   if (!buffer.detached) buffer.transfer?.(0); // detached: a buffer no browser API has seen goes at once
 }
@@ -198,7 +200,7 @@ const CHUNK_BYTES = 1 << 20;
  * asked for, and copied out of it. Where a body cannot be read that way, arrayBuffer()
  * it is, whole at the first read.
  * @param {Response} response @param {number} limit  the most bytes it may hold
- * @returns {{upTo: (wanted: number) => Promise<Uint8Array>, pieces: () => Promise<Uint8Array[]>, free: () => void}}
+ * @returns {{upTo: (wanted: number) => Promise<Bytes>, pieces: () => Promise<Bytes[]>, free: () => void}}
  *   upTo(wanted): a view of the first bytes, wanted of them or all there are (Infinity:
  *   all), in a buffer of limit + 1 bytes of which only the pages written take memory; its
  *   buffer holds nothing else. pieces(): the bytes after those, each piece a buffer of
@@ -214,7 +216,7 @@ export function readKept(response, limit) {
   } catch {
     // read whole below
   }
-  /** @type {Uint8Array} */
+  /** @type {Bytes} */
   let bytes = new Uint8Array(0);
   let length = 0;
   let done = false;
@@ -227,7 +229,7 @@ export function readKept(response, limit) {
   // The buffer the browser fills, handed back and forth. It is the browser's too from the
   // first read on, so the bytes are copied out of it into buffers the browser never sees.
   let chunk = new ArrayBuffer(CHUNK_BYTES);
-  /** Read up to end - filled bytes into target from filled on; how many bytes target now holds. @param {Uint8Array} target @param {number} filled @param {number} end */
+  /** Read up to end - filled bytes into target from filled on; how many bytes target now holds. @param {Bytes} target @param {number} filled @param {number} end */
   const readInto = async (target, filled, end) => {
     const { value, done: ended } = await /** @type {ReadableStreamBYOBReader} */ (reader).read(new Uint8Array(chunk, 0, Math.min(CHUNK_BYTES, end - filled)));
     if (value) chunk = value.buffer;
@@ -259,7 +261,7 @@ export function readKept(response, limit) {
       return bytes.subarray(0, length);
     },
     async pieces() {
-      /** @type {Uint8Array[]} */
+      /** @type {Bytes[]} */
       const pieces = [];
       // Read whole: the rest of those bytes, as one piece.
       if (!reader) return served < bytes.byteLength ? [bytes.subarray(served)] : pieces;

@@ -83,7 +83,7 @@ export class ZstdDecoder {
   }
 
   /** Decode a whole compressed file at once (the tests' Node runner uses this). */
-  async decodeAll(/** @type {Uint8Array} */ compressed) {
+  async decodeAll(/** @type {Uint8Array<ArrayBuffer>} */ compressed) {
     const stream = this.decodeStream(new Blob([compressed]).stream());
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }

@@ -11,6 +11,7 @@ class Markup {
   }
 }
 
+/** @type {Readonly<Record<string, string>>} */
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** @param {unknown} value */

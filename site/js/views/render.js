@@ -7,6 +7,7 @@ import { html } from "./html.js";
 
 /** @typedef {import("../core/types.js").Result} Result */
 /** @typedef {import("../core/types.js").RecordResult} RecordResult */
+/** @typedef {import("../core/types.js").Policy["scorer"]} Scorer */
 
 /** Outcome labels with a glyph and a tone, from the engine's outcome table. */
 export const OUTCOMES = OUTCOME_TABLE;
@@ -35,7 +36,7 @@ function formatNumber(x) {
 /**
  * A record's rank under the policy's scorer, the other scorer's in brackets, and a mark
  * when the two differ: ▲ when the policy's scorer places it higher.
- * @param {RecordResult} r @param {string} scorer @param {string} [word]  the word before the number
+ * @param {RecordResult} r @param {Scorer} scorer @param {string} [word]  the word before the number
  */
 export function rankText(r, scorer, word = "rank") {
   if (!r.rank || !r.other_rank) return html`<span class="no-rank">not ranked</span>`;
@@ -49,7 +50,7 @@ export function rankText(r, scorer, word = "rank") {
 
 /**
  * The records table's head: the score column names the scorer it blends.
- * @param {string} scorer
+ * @param {Scorer} scorer
  */
 export function renderTableHead(scorer) {
   return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">Cosine<br>BM25</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORER_NAMES[scorer]} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
@@ -64,7 +65,7 @@ export function badge(outcome) {
 /**
  * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {Record<string, string>} tenantLabels
- * @param {string} [scorer]  the policy's scorer
+ * @param {Scorer} [scorer]  the policy's scorer
  */
 export function renderCards(records, tenantLabels, scorer = "tfidf") {
   return html`${cardItems(records, tenantLabels, scorer)}`;
@@ -74,7 +75,7 @@ export function renderCards(records, tenantLabels, scorer = "tfidf") {
  * One card per record, each a single element: the page replaces only cards that changed.
  * @param {RecordResult[]} records
  * @param {Record<string, string>} tenantLabels
- * @param {string} [scorer]  the policy's scorer
+ * @param {Scorer} [scorer]  the policy's scorer
  */
 export function cardItems(records, tenantLabels, scorer = "tfidf") {
   return records.map(
@@ -121,7 +122,7 @@ export function renderDiagram(result) {
 /**
  * @param {RecordResult[]} records  the records to show (a page of a large store)
  * @param {string | null} chosenId the record whose score breakdown is open
- * @param {string} [scorer]  the policy's scorer
+ * @param {Scorer} [scorer]  the policy's scorer
  */
 export function renderTableRows(records, chosenId, scorer = "tfidf") {
   return html`${tableRowItems(records, chosenId, scorer)}`;
@@ -131,7 +132,7 @@ export function renderTableRows(records, chosenId, scorer = "tfidf") {
  * One table row per record, each a single element: the page replaces only rows that changed.
  * @param {RecordResult[]} records
  * @param {string | null} chosenId
- * @param {string} [scorer]  the policy's scorer
+ * @param {Scorer} [scorer]  the policy's scorer
  */
 export function tableRowItems(records, chosenId, scorer = "tfidf") {
   return records.map(
@@ -287,7 +288,7 @@ const fixed4 = (x) => x.toFixed(4);
 
 /**
  * @param {RecordResult[]} records  the records to chart (a page of a large store)
- * @param {string} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
+ * @param {Scorer} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
  */
 export function renderChart(records, scorer = "tfidf") {
   const relevance = scorer === "bm25" ? "relative BM25" : "cosine";
