@@ -43,10 +43,10 @@ class _Decisions:
     """What one policy decides for every record, in store order. ``scoring`` is the
     policy scorer's reading of the question (each record's relevance and parts), ``score``
     its blend with recency; ``rank`` places the candidates under the policy's scorer and
-    ``other_rank`` under the other one. ``scores`` and ``bm25`` are the question's two
+    ``other_rank`` under the other one. ``tfidf`` and ``bm25`` are the question's two
     lexical scores, which every answer shows."""
 
-    scores: QuestionScores
+    tfidf: QuestionScores
     bm25: BM25Scores
     scoring: AnyScoring
     score: list[float]
@@ -96,7 +96,7 @@ class Session:
                     "key": record.key,
                     "text": record.text,
                     "words": self.words[i],
-                    "cosine": d.scores.cosines[i],
+                    "cosine": d.tfidf.cosines[i],
                     "bm25": d.bm25.scores[i],
                     "relevance": d.scoring.relevance[i],
                     "recency": self.recency[i],
@@ -201,11 +201,11 @@ class Session:
         check scope (the policy scorer's match last), rank the candidates under each
         scorer, pack the policy scorer's ranking, and see what the tray holds."""
         text = self._asked(policy)
-        scores = self._question(text)
+        tfidf = self._question(text)
         bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
-        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(scores), "bm25": bm25_scoring(bm25)}
+        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25)}
         scoring = scorings[policy.scorer]
         exclusions, in_scope = self.scope.check_all(scoring.unmatched, policy)
         rankings = {name: self._ranked(each, in_scope, policy.recency_weight) for name, each in scorings.items()}
@@ -213,7 +213,7 @@ class Session:
         outcome, reason = _outcomes(exclusions, ranked, pack(ranked, policy.budget_words, policy.max_records))
         selected = [candidate for candidate in ranked if outcome[candidate.position] == "selected"]
         return _Decisions(
-            scores=scores,
+            tfidf=tfidf,
             bm25=bm25,
             scoring=scoring,
             score=self._blended(scoring, policy.recency_weight),
@@ -259,8 +259,8 @@ class Session:
                 "id": "" if own else policy.question,
                 "text": text,
                 "own": own,
-                "terms": list(d.scores.terms),
-                "dropped_terms": list(d.scores.dropped),
+                "terms": list(d.tfidf.terms),
+                "dropped_terms": list(d.tfidf.dropped),
                 "stop_words": stop_words_in(text),
                 "best_bm25": max(d.bm25.scores, default=0.0),
                 "average_length": d.bm25.average_length,
@@ -287,7 +287,7 @@ class Session:
         return {
             **self._head(policy, d),
             "ids": self.ids,
-            "cosine": list(d.scores.cosines),
+            "cosine": list(d.tfidf.cosines),
             "bm25": list(d.bm25.scores),
             "relevance": list(d.scoring.relevance),
             "score": d.score,
