@@ -98,9 +98,9 @@ def bundle_modules(source: Path, target: Path, loadable_modules: list[str]) -> B
     """Bundle the modules in ``source`` into ``target``: each of ENTRY_MODULES under its own
     name, with what it imports, and the code two of them share as chunks named by content.
 
-    A page of three dozen modules is three dozen requests, found one level of imports at a
-    time: on a slow link each level is a round trip, and each request holds a slow phone's
-    main thread for milliseconds. Not minified: the code stays readable in a browser's
+    Each module loaded as it is would be a request of its own, found one level of imports
+    at a time: on a slow link each level is a round trip, and each request takes a slow
+    phone's main thread away from the page. Not minified: the code stays readable in a browser's
     developer tools as it is, each module's part headed by its file name, with no source
     map to fetch. Dynamic import() keeps its own chunk, loaded when it runs; ./vendor/
     (the cmi5 library of a --cmi5 build) is left to be loaded as it is.
