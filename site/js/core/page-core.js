@@ -31,7 +31,6 @@ export const TYPING_PAUSE_MS = 600;
  * @typedef {object} State
  * @property {any} store                  the active store: the site's own, or one the learner opened
  * @property {boolean} custom             the active store is one the learner opened
- * @property {any} fieldTable             the engine's field table, from the boot data
  * @property {Field[]} fields             the policy fields for the active store
  * @property {Record<string, string>} tenantLabels
  * @property {ShareOptions} sharing       the instructor's options from the link (hidden controls, embed…)
@@ -139,7 +138,7 @@ export function defaultChoice(/** @type {Result} */ result) {
 /**
  * The state the page starts in, and the notices its link deserves.
  * @param {object} input
- * @param {{store: any, result: Result, fields: any}} input.boot  the build's data
+ * @param {{store: any, result: Result}} input.boot  the build's data
  * @param {any | null} input.remembered  a store the learner opened earlier in this tab
  * @param {string} input.search  the address's query string
  * @param {import("../browser/notes.js").Loaded} input.notes  the notebook as loaded from storage
@@ -147,14 +146,13 @@ export function defaultChoice(/** @type {Result} */ result) {
  */
 export function initialState({ boot, remembered, search, notes }) {
   const store = remembered ?? boot.store;
-  const fields = policyFields(store, boot.fields);
+  const fields = policyFields(store);
   const fromLink = readQuery(search, fields, SHARE_PARAMS);
   const sharing = readShareOptions(search, fields.map((f) => f.name));
   /** @type {State} */
   const state = {
     store,
     custom: Boolean(remembered),
-    fieldTable: boot.fields,
     fields,
     tenantLabels: labelsOf(store),
     sharing: sharing.options,
@@ -518,7 +516,7 @@ function resumed(state, resume, at, effects) {
  * @param {State} state @param {{store: any, custom: boolean, opened: boolean, at: number}} event @returns {Step}
  */
 function switchStore(state, { store, custom, opened, at }) {
-  const fields = policyFields(store, state.fieldTable);
+  const fields = policyFields(store);
   const policy = defaultPolicy(fields);
   return step((effects) => {
     effects.push({ type: "show-store" }, { type: "show-prediction-choices", keep: false }, { type: "write-controls", policy });

@@ -10,7 +10,6 @@ import { queryOf } from "../core/page-core.js";
 /**
  * @typedef {object} Boot  written by build.py into <script type="application/json" id="boot">
  * @property {any} store
- * @property {readonly import("../core/state.js").FieldRow[]} fields  the engine's field table
  * @property {import("../core/types.js").Result} result  the default configuration, computed at build time
  * @property {string} buildId  a hash of every built file
  */
