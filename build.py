@@ -37,6 +37,7 @@ from sitebuild.paths import (
     INLINE_STYLE,
     PYODIDE_PACKAGE,
     ROOT,
+    SHAPES_JS,
     SITE,
     STORE_SCHEMA,
     TABLES_JS,
@@ -171,14 +172,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write-tables",
         action="store_true",
-        help="only rewrite the files generated from engine/fields.py (site/js/core/tables.js, the store "
-        "schema's policy section), after editing the field table",
+        help="only rewrite the files generated from engine/fields.py and engine/shapes.py (site/js/core/tables.js, "
+        "site/js/core/shapes.js, the store schema's policy section), after editing the field table or the shapes",
     )
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
     args = parser.parse_args(argv)
     if args.write_tables:
         write_tables()
-        print(f"wrote {TABLES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}")
+        print(
+            f"wrote {TABLES_JS.relative_to(ROOT)}, {SHAPES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}"
+        )
         return 0
     try:
         build(out=args.out, store_path=args.store, scorm=args.scorm, cmi5=args.cmi5, score=not args.no_score)

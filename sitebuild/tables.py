@@ -1,4 +1,4 @@
-"""The committed files generated from engine/fields.py, rewritten after editing it."""
+"""The committed files generated from engine/fields.py and engine/shapes.py, rewritten after editing them."""
 
 from __future__ import annotations
 
@@ -6,12 +6,14 @@ import json
 
 from engine.fields import policy_schema, tables_js
 
-from .paths import STORE_SCHEMA, TABLES_JS
+from .paths import SHAPES_JS, STORE_SCHEMA, TABLES_JS
+from .shapes_js import shapes_js
 
 
 def write_tables() -> None:
-    """Rewrite the files generated from the field table, after editing it."""
+    """Rewrite the files generated from the field table and the shapes, after editing them."""
     TABLES_JS.write_text(tables_js(), encoding="utf-8")
+    SHAPES_JS.write_text(shapes_js(), encoding="utf-8")
     # The policy is the schema's last definition: its block is replaced as text, so the
     # hand-kept layout of the rest of the file stays as it is.
     text = STORE_SCHEMA.read_text(encoding="utf-8")

@@ -5,13 +5,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { SHAPE_KEYS } from "../../site/js/core/shapes.js";
 import { fullResult } from "../../site/js/python/answer.js";
 
 const ROOT = new URL("../../", import.meta.url);
-const RECORD_KEYS = ["id", "tenant", "store", "session", "age_hours", "key", "text", "words", "cosine", "bm25", "relevance",
-  "recency", "score", "outcome", "stage", "reason", "rank", "other_rank", "terms"];
-const RESULT_KEYS = ["engine_version", "policy", "question", "records", "ranked", "selected", "words_used", "budget_words",
-  "counts", "coverage"];
+// The keys engine/shapes.py declares (the generated shapes.js): a record's in their order,
+// a result's as JSON orders them, its own (the records) between the head and the summary.
+const RECORD_KEYS = SHAPE_KEYS.RecordResult;
+const HEAD_AND_SUMMARY = [...SHAPE_KEYS.Head, ...SHAPE_KEYS.Summary];
+const RESULT_KEYS = [...SHAPE_KEYS.Head, ...SHAPE_KEYS.Result.filter((key) => !HEAD_AND_SUMMARY.includes(key)), ...SHAPE_KEYS.Summary];
 
 /**
  * For each policy: the engine's open reply, slim answer and full result (run_json), all

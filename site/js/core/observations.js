@@ -1,8 +1,8 @@
 // Experiment records, pure: a baseline snapshot and its differences from the current
 // result, the check of a learner's prediction, and notebook observations.
 
-/** @typedef {import("./types.js").Result} Result */
-/** @typedef {import("./types.js").Policy} Policy */
+/** @typedef {import("./shapes.js").Result} Result */
+/** @typedef {import("./tables.js").Policy} Policy */
 
 /**
  * @typedef {object} Snapshot  what Capture baseline keeps: the settings and visible result

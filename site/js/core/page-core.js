@@ -7,8 +7,8 @@ import { observationText, snapshot } from "./observations.js";
 import { SHARE_PARAMS, readShareOptions } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 
-/** @typedef {import("./types.js").Result} Result */
-/** @typedef {import("./types.js").Policy} Policy */
+/** @typedef {import("./shapes.js").Result} Result */
+/** @typedef {import("./tables.js").Policy} Policy */
 /** @typedef {import("./state.js").Field} Field */
 /** @typedef {import("./share.js").ShareOptions} ShareOptions */
 /** @typedef {import("../browser/notes.js").Notebook} Notebook */

@@ -10,7 +10,7 @@ import { queryOf } from "../core/page-core.js";
 /**
  * @typedef {object} Boot  written by build.py into <script type="application/json" id="boot">
  * @property {any} store
- * @property {import("../core/types.js").Result} result  the default configuration, computed at build time
+ * @property {import("../core/shapes.js").Result} result  the default configuration, computed at build time
  * @property {string} buildId  a hash of every built file
  */
 

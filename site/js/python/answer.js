@@ -1,4 +1,4 @@
-// The full result the page renders (types.js Result), made from the engine's slim
+// The full result the page renders (shapes.js Result), made from the engine's slim
 // answer and what the page holds already: the store it opened, the open reply's word
 // counts and recency, the outcome table's stages and per-term parts kept from an
 // earlier answer. The records come back in the key order of CPython's engine.run_json,
@@ -7,18 +7,18 @@
 import { OUTCOME_TABLE } from "../core/tables.js";
 
 /**
- * @typedef {import("../core/types.js").SlimAnswer} SlimAnswer
- * @typedef {import("../core/types.js").Result} Result
- * @typedef {import("../core/types.js").RecordResult} RecordResult
- * @typedef {import("../core/types.js").ErrorResult} ErrorResult
- * @typedef {import("../core/types.js").TermPart} TermPart
- * @typedef {import("../core/types.js").BM25Part} BM25Part
+ * @typedef {import("../core/shapes.js").Answer} Answer
+ * @typedef {import("../core/shapes.js").Result} Result
+ * @typedef {import("../core/shapes.js").RecordResult} RecordResult
+ * @typedef {import("../core/shapes.js").ErrorResult} ErrorResult
+ * @typedef {import("../core/shapes.js").TermPart} TermPart
+ * @typedef {import("../core/shapes.js").BM25Part} BM25Part
  */
 
 /**
  * @param {{records: any[], words: number[], recency: number[]}} store  the store's
  *   records as the page parsed them, and the engine's open reply for it
- * @param {SlimAnswer} answer
+ * @param {Answer} answer
  * @param {TermPart[][] | BM25Part[][]} terms  the answer's own, or those kept for its terms_key
  * @returns {Result | ErrorResult}
  */

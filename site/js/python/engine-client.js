@@ -29,9 +29,9 @@ const TERMS_KEPT = 8;
 /** @typedef {import("./engine-life.js").Status} Status */
 /** @typedef {import("./engine-life.js").Effect} Effect */
 /** @typedef {import("./engine-life.js").Event} Event */
-/** @typedef {import("../core/types.js").OpenReply} OpenReply */
-/** @typedef {import("../core/types.js").Result} Result */
-/** @typedef {import("../core/types.js").ErrorResult} ErrorResult */
+/** @typedef {import("../core/shapes.js").Opened} Opened */
+/** @typedef {import("../core/shapes.js").Result} Result */
+/** @typedef {import("../core/shapes.js").ErrorResult} ErrorResult */
 
 export class EngineClient {
   /**
@@ -56,7 +56,7 @@ export class EngineClient {
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
-    /** @type {Map<string, import("../core/types.js").TermPart[][] | import("../core/types.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
+    /** @type {Map<string, import("../core/shapes.js").TermPart[][] | import("../core/shapes.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
@@ -103,7 +103,7 @@ export class EngineClient {
    * the next worker instead.
    * @param {string} storeText
    * @param {any} [parsed]  the same store as the page already parsed it, so it is not parsed twice
-   * @returns {Promise<OpenReply | ErrorResult>}
+   * @returns {Promise<Opened | ErrorResult>}
    */
   openStore(storeText, parsed) {
     let store = parsed;
@@ -259,7 +259,7 @@ export class EngineClient {
    * @returns {Result | ErrorResult | Promise<Result | ErrorResult>}
    */
   merge(response, store, policyText) {
-    /** @type {import("../core/types.js").SlimAnswer | ErrorResult} */
+    /** @type {import("../core/shapes.js").Answer | ErrorResult} */
     let answer;
     try {
       answer = JSON.parse(response);

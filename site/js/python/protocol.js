@@ -31,8 +31,8 @@
 //                                                versions actually loaded, and how Python started
 //   {type: "rw:result", id: number, response: string}
 //                                                the answer to open or run, JSON text. To open:
-//                                                OpenReply or ErrorResult (types.js); to run:
-//                                                SlimAnswer or ErrorResult (NoStore when no store
+//                                                Opened or ErrorResult (shapes.js); to run:
+//                                                Answer or ErrorResult (NoStore when no store
 //                                                was ever accepted)
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:warmed"}                          the worker has loaded Python's and the page's

@@ -5,9 +5,9 @@
 import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "../core/tables.js";
 import { html } from "./html.js";
 
-/** @typedef {import("../core/types.js").Result} Result */
-/** @typedef {import("../core/types.js").RecordResult} RecordResult */
-/** @typedef {import("../core/types.js").Policy["scorer"]} Scorer */
+/** @typedef {import("../core/shapes.js").Result} Result */
+/** @typedef {import("../core/shapes.js").RecordResult} RecordResult */
+/** @typedef {import("../core/tables.js").Policy["scorer"]} Scorer */
 
 /** Outcome labels with a glyph and a tone, from the engine's outcome table. */
 export const OUTCOMES = OUTCOME_TABLE;
@@ -230,7 +230,7 @@ function cosineParts(r) {
   if (!r.terms.length) {
     return html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
   }
-  const parts = /** @type {import("../core/types.js").TermPart[]} */ (r.terms);
+  const parts = /** @type {import("../core/shapes.js").TermPart[]} */ (r.terms);
   return html`<table class="terms">
   <caption>Shared terms of ${r.id} and the question. Weight = tf × idf, divided by the length of the whole vector (record or question), so each vector has length 1.</caption>
   <thead><tr><th scope="col">Term</th><th scope="col">In the record</th><th scope="col">In the question</th></tr></thead>
@@ -260,7 +260,7 @@ function bm25Parts(result, r) {
   if (!r.terms.length) {
     return html`<p>${r.id} shares no term with the question, so its BM25 is 0 and it cannot be retrieved at any recency weight.</p>`;
   }
-  const parts = /** @type {import("../core/types.js").BM25Part[]} */ (r.terms);
+  const parts = /** @type {import("../core/shapes.js").BM25Part[]} */ (r.terms);
   const first = parts[0];
   const best = result.records.find((x) => x.bm25 === q.best_bm25);
   return html`<p class="formula">Length factor = 1 − b + b × length / average length = 1 − ${b} + ${b} × ${first.record_length} / ${fixed4(q.average_length)} = ${fixed4(first.length_factor)}: ${r.id} has ${first.record_length} terms after stop words.</p>

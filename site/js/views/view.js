@@ -19,8 +19,8 @@ import {
   tableRowItems,
 } from "./render.js";
 
-/** @typedef {import("../core/types.js").Result} Result */
-/** @typedef {import("../core/types.js").Policy} Policy */
+/** @typedef {import("../core/shapes.js").Result} Result */
+/** @typedef {import("../core/tables.js").Policy} Policy */
 /** @typedef {import("../core/state.js").Field} Field */
 
 /** @param {string} id */

@@ -1,0 +1,76 @@
+"""site/js/core/shapes.js: the page's JSDoc types of the engine's JSON shapes, generated
+from the TypedDicts in engine/shapes.py (`python build.py --write-tables` rewrites it)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import types
+import typing
+from typing import Any
+
+from engine import shapes
+
+# A result's policy is described by the field table, whose generated tables.js gives the
+# page its type (shapes.py types it as a plain dict for that reason).
+OVERRIDES = {"policy": "Policy"}
+
+
+def shape_classes() -> list[type]:
+    """The TypedDicts engine/shapes.py declares, in the order it declares them."""
+    return [
+        value
+        for value in vars(shapes).values()
+        if typing.is_typeddict(value) and getattr(value, "__module__", None) == shapes.__name__
+    ]
+
+
+def shape_keys(shape: type) -> list[str]:
+    """A shape's keys in declared order, its bases' first."""
+    return list(typing.get_type_hints(shape))
+
+
+def js_type(hint: Any) -> str:
+    """The JSDoc (TypeScript) type of a TypedDict value's annotation."""
+    simple = {str: "string", int: "number", float: "number", bool: "boolean", type(None): "null", Any: "unknown"}
+    if hint in simple:
+        return simple[hint]
+    if typing.is_typeddict(hint):
+        return str(hint.__name__)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is list:
+        item = js_type(args[0])
+        return f"({item})[]" if " | " in item else f"{item}[]"
+    if origin is dict:
+        return f"Record<{js_type(args[0])}, {js_type(args[1])}>"
+    if origin in (types.UnionType, typing.Union):
+        return " | ".join(js_type(arg) for arg in args)
+    if origin is typing.Literal:
+        return " | ".join(json.dumps(arg) for arg in args)
+    raise TypeError(f"no JSDoc type for {hint!r}")
+
+
+def _typedef(shape: type) -> str:
+    doc = shape.__dict__.get("__doc__")
+    # Docstrings mark code ``so``; JSDoc renders Markdown, where it is `so`.
+    lines = re.sub(r"``([^`]+)``", r"`\1`", inspect.cleandoc(doc)).splitlines() if doc else []
+    hints = typing.get_type_hints(shape)
+    properties = [f"@property {{{OVERRIDES.get(key) or js_type(hint)}}} {key}" for key, hint in hints.items()]
+    body = [*lines, f"@typedef {{object}} {shape.__name__}", *properties]
+    return "/**\n" + "".join(f" * {line}".rstrip() + "\n" for line in body) + " */\n"
+
+
+def shapes_js() -> str:
+    """The generated module: one typedef per shape, and each shape's keys for tests."""
+    classes = shape_classes()
+    keys = {shape.__name__: shape_keys(shape) for shape in classes}
+    return (
+        "// Generated from engine/shapes.py by `python build.py --write-tables`; do not edit.\n"
+        "// The JSON shapes that cross the worker boundary, as the engine declares them;\n"
+        "// tests/test_shapes_js.py checks this copy.\n\n"
+        '/** @typedef {import("./tables.js").Policy} Policy  generated from engine/fields.py */\n\n'
+        + "\n".join(_typedef(shape) for shape in classes)
+        + "\n/** Each shape's keys in declared order (a shape's bases first), for tests. */\n"
+        + f"export const SHAPE_KEYS = Object.freeze({json.dumps(keys, indent=2)});\n"
+    )
