@@ -1,11 +1,14 @@
-"""Generated input for tests and benchmarks: synthetic N-record stores for scaling, and the
-Hypothesis strategies for valid policies and records (random_store puts records in a store)."""
+"""Generated input for tests and benchmarks: synthetic N-record stores for scaling, valid
+policies drawn from the field table (Hypothesis strategies, or seeded draws), and records
+(random_store puts records in a store)."""
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Literal
 
 from hypothesis import strategies as st
 
@@ -54,34 +57,91 @@ def synthetic_store(size: int, seed: int = 7) -> dict[str, Any]:
 # Upper ends for the numbers drawn: on a store of about ten records the outcomes change
 # below these, while the fields' own maxima would almost always keep or fit everything.
 SMALL_STORE_SPANS: dict[str, float] = {"max_age_hours": 600, "budget_words": 80, "max_records": 6}
+# The record key a number field is compared with: its values there are drawn half the
+# time, since an inclusive limit is decided only where the two are equal.
+RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours"}
+
+
+@dataclass(frozen=True)
+class Values:
+    """What one policy field may hold in a generated policy: one of ``choices``; a boolean;
+    a whole or real number from ``low`` to ``high`` (a multiple of ``step`` above ``low``
+    where the page's control asks for one), half the time one of ``edges`` when there are
+    any; or a text: empty, or words of ``choices``."""
+
+    kind: Literal["choice", "bool", "int", "float", "text"]
+    choices: tuple[str, ...] = ()
+    low: float = 0
+    high: float = 0
+    step: Decimal | None = None
+    edges: tuple[float, ...] = ()
+
+
+def values_of(field: Field, store: dict[str, Any]) -> Values:
+    """The values generated for ``field`` over ``store``, from its row of engine.fields.FIELDS:
+    the one place that turns a policy field into generated values."""
+    if field.choices_from:
+        return Values("choice", tuple(entry["id"] for entry in store[field.choices_from]))
+    if field.kind == "choice":
+        return Values("choice", field.values)
+    if field.kind == "bool":
+        return Values("bool")
+    if field.kind == "text":
+        # The store's question words (stop words and words found in no record among them).
+        return Values("text", tuple(sorted({word for q in store["questions"] for word in q["text"].split()})))
+    assert field.minimum is not None and field.maximum is not None
+    high = min(field.maximum, SMALL_STORE_SPANS.get(field.name, field.maximum))
+    step = None if field.step == "any" else Decimal(field.step)
+    key = RECORD_EDGES.get(field.name)
+    edges = tuple(sorted({r[key] for r in store["records"] if field.minimum <= r[key] <= high})) if key else ()
+    # A whole default draws whole numbers too: records' ages are whole hours, and the
+    # inclusive age limit is exercised only when the two can be equal.
+    if field.kind == "int" or isinstance(field.default, int):
+        return Values("int", low=field.minimum, high=high, step=step, edges=edges)
+    return Values("float", low=field.minimum, high=high, step=step, edges=edges)
+
+
+def strategy(values: Values) -> st.SearchStrategy[Any]:
+    """Hypothesis's strategy for these values (reals anywhere in their range, off the step too)."""
+    if values.kind == "choice":
+        return st.sampled_from(values.choices)
+    if values.kind == "bool":
+        return st.booleans()
+    if values.kind == "text":  # half the time empty, so the chosen question is in force
+        return st.just("") | st.lists(st.sampled_from(values.choices), min_size=1, max_size=8).map(" ".join)
+    numbers = (
+        st.integers(int(values.low), int(values.high)) if values.kind == "int" else st.floats(values.low, values.high)
+    )
+    return st.sampled_from(values.edges) | numbers if values.edges else numbers
+
+
+def draw(values: Values, rng: random.Random, *, on_steps: bool) -> Any:
+    """One value drawn with ``rng``; with ``on_steps``, numbers only where the page's control can hold them."""
+    if values.kind == "choice":
+        return rng.choice(values.choices)
+    if values.kind == "bool":
+        return rng.random() < 0.5
+    if values.kind == "text":
+        return "" if rng.random() < 0.5 else " ".join(rng.choices(values.choices, k=rng.randint(1, 8)))
+    if values.edges and rng.random() < 0.5:
+        return rng.choice(values.edges)
+    if values.kind == "int":
+        return rng.randint(int(values.low), int(values.high))
+    if on_steps and values.step is not None:
+        low = Decimal(repr(values.low))
+        return float(low + values.step * rng.randint(0, int((Decimal(repr(values.high)) - low) / values.step)))
+    return rng.uniform(values.low, values.high)
 
 
 def policies(store: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """Valid policies for ``store``, every field drawn from its row of engine.fields.FIELDS:
-    the one place that turns the policy fields into generated values."""
+    """Valid policies for ``store``, every field of engine.fields.FIELDS drawn."""
+    return st.fixed_dictionaries({field.name: strategy(values_of(field, store)) for field in FIELDS})
 
-    def values(field: Field) -> st.SearchStrategy[Any]:
-        if field.choices_from:
-            return st.sampled_from([entry["id"] for entry in store[field.choices_from]])
-        if field.kind == "choice":
-            return st.sampled_from(field.values)
-        if field.kind == "bool":
-            return st.booleans()
-        if field.kind == "text":
-            # Half the time the chosen question; otherwise a text of the store's question
-            # words (stop words and words found in no record among them).
-            words = sorted({word for question in store["questions"] for word in question["text"].split()})
-            own = st.lists(st.sampled_from(words), min_size=1, max_size=8).map(" ".join)
-            return st.just("") | own
-        assert field.minimum is not None and field.maximum is not None
-        high = min(field.maximum, SMALL_STORE_SPANS.get(field.name, field.maximum))
-        # A whole default draws whole numbers too: records' ages are whole hours, and the
-        # inclusive age limit is exercised only when the two can be equal.
-        if field.kind == "int" or isinstance(field.default, int):
-            return st.integers(int(field.minimum), int(high))
-        return st.floats(field.minimum, high)
 
-    return st.fixed_dictionaries({field.name: values(field) for field in FIELDS})
+def random_policy(store: dict[str, Any], rng: random.Random, *, on_steps: bool = False) -> dict[str, Any]:
+    """A valid policy for ``store``, every field of engine.fields.FIELDS drawn with ``rng`` (so
+    a seed repeats it); with ``on_steps``, one a learner can set through the page's controls."""
+    return {field.name: draw(values_of(field, store), rng, on_steps=on_steps) for field in FIELDS}
 
 
 POLICIES = policies(BASE_STORE)

@@ -12,6 +12,7 @@ import engine
 from harness import ROOT
 from harness.compare import assert_same_result
 from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
+from harness.generate import random_policy
 
 
 def requests_to_check() -> list[dict[str, Any]]:
@@ -22,17 +23,7 @@ def requests_to_check() -> list[dict[str, Any]]:
         requests.append(
             {
                 "store": store,
-                "policy": {
-                    "question": rng.choice([q["id"] for q in store["questions"]]),
-                    "tenant": rng.choice(["team-a", "team-b"]),
-                    "store": rng.choice(list(engine.STORE_CHOICES)),
-                    "previous_sessions": rng.random() < 0.5,
-                    "max_age_hours": rng.uniform(0, 600),
-                    "latest_per_key": rng.random() < 0.5,
-                    "recency_weight": rng.random(),
-                    "budget_words": rng.randint(0, 80),
-                    "max_records": rng.randint(1, 6),
-                },
+                "policy": random_policy(store, rng),
             }
         )
     broken = json.loads(json.dumps(store))

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 import engine
 from harness.controls import full_policy, query_of, set_policy
 from harness.fixtures import FIXTURES, GOLDEN_FILES, STORE, load_json
+from harness.generate import random_policy
 from harness.page import (
     READY_TIMEOUT_MS,
     assert_page_matches_cpython,
@@ -27,6 +28,7 @@ from harness.page import (
     wait_answered,
     wait_ready,
 )
+from harness.results import result_of
 
 
 @pytest.fixture
@@ -254,18 +256,7 @@ def test_fifty_random_policies_match_cpython(shared_page: Page) -> None:
     ready_page = shared_page
     rng = random.Random(20261129)
     for _ in range(50):
-        partial = {
-            "question": rng.choice([q["id"] for q in STORE["questions"]]),
-            "tenant": rng.choice(["team-a", "team-b"]),
-            "store": rng.choice(list(engine.STORE_CHOICES)),
-            "previous_sessions": rng.random() < 0.5,
-            "max_age_hours": rng.choice([0, 24, 96, 168, 300, 500, rng.randint(0, 600)]),
-            "latest_per_key": rng.random() < 0.5,
-            "recency_weight": round(rng.randint(0, 20) * 0.05, 2),
-            "budget_words": rng.randint(0, 60),
-            "max_records": rng.randint(1, 5),
-        }
-        policy = set_policy(ready_page, partial)
+        policy = set_policy(ready_page, random_policy(STORE, rng, on_steps=True))
         assert_page_matches_cpython(ready_page, policy)
 
 
@@ -378,7 +369,7 @@ def test_choosing_a_record_explains_its_score(ready_page: Page) -> None:
     breakdown = page.locator("#score-breakdown")
     expect(breakdown.locator("h3")).to_contain_text("M5: cosine 0.110")
     contributions = breakdown.locator("table.terms tbody tr.contribution td:last-child").all_inner_texts()
-    m5 = next(r for r in engine.run({"store": STORE})["records"] if r["id"] == "M5")
+    m5 = next(r for r in result_of({"store": STORE})["records"] if r["id"] == "M5")
     assert len(contributions) == len(m5["terms"]) == 1
     assert math.isclose(sum(float(c) for c in contributions), m5["cosine"], abs_tol=1e-4)
     cos, recency = f"{m5['cosine']:.4f}", f"{m5['recency']:.4f}"

@@ -10,6 +10,7 @@ from playwright.sync_api import BrowserContext, expect
 import build
 from harness.controls import full_policy, set_policy
 from harness.fixtures import STORE
+from harness.generate import random_policy
 from harness.page import READY_TIMEOUT_MS, assert_page_matches_cpython, wait_ready
 from harness.snapshots import (
     SNAPSHOT_CACHE,
@@ -42,13 +43,7 @@ def test_a_repeat_visit_restores_python_and_computes_the_same(context: BrowserCo
     assert_page_matches_cpython(page, full_policy({}))
     rng = random.Random(7)
     for _ in range(8):
-        partial: dict[str, Any] = {
-            "question": rng.choice([q["id"] for q in STORE["questions"]]),
-            "budget_words": rng.randint(0, 120),
-            "recency_weight": rng.randint(0, 20) / 20,
-            "latest_per_key": rng.random() < 0.5,
-        }
-        assert_page_matches_cpython(page, set_policy(page, partial))
+        assert_page_matches_cpython(page, set_policy(page, random_policy(STORE, rng, on_steps=True)))
 
 
 def test_a_damaged_or_old_copy_is_replaced_by_a_fresh_boot(context: BrowserContext, site_url: str) -> None:
