@@ -114,7 +114,8 @@ class PipeBrowser:
             raise CdpError(f"{method}: the browser closed")
         if "error" in answer:
             raise CdpError(f"{method}: {answer['error'].get('message')}")
-        return answer.get("result", {})
+        result: dict[str, Any] = answer.get("result", {})
+        return result
 
     def navigate(self, url: str) -> None:
         result = self.send("Page.navigate", {"url": url}, page=True)

@@ -11,12 +11,12 @@ from playwright.sync_api import Page, expect
 import engine
 from engine.fields import FIELDS_BY_NAME
 from harness.fixtures import STORE
+from harness.results import result_of
 
 
 def full_policy(partial: dict[str, Any]) -> dict[str, Any]:
     """Every field of the policy, the default store's defaults filling what ``partial`` leaves out."""
-    result = engine.run({"store": STORE, "policy": partial})
-    return dict(result["policy"])
+    return dict(result_of({"store": STORE, "policy": partial})["policy"])
 
 
 def js_text(value: Any) -> str:

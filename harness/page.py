@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Error, FilePayload, Page, expect
 
-import engine
 from harness.fixtures import STORE
+from harness.results import result_of
 
 READY_TIMEOUT_MS = 60_000
 # The morning the page's clock is set to by tests that drive playback with Playwright's clock.
@@ -30,8 +30,15 @@ class ConsoleWatch:
         self.allowed: list[str] = []
 
     def attach(self, page: Page) -> None:
-        page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        def console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                self.errors.append(f"console: {message.text}")
+
+        def page_error(error: Error) -> None:
+            self.errors.append(f"page error: {error}")
+
+        page.on("console", console)
+        page.on("pageerror", page_error)
 
     def unexpected(self) -> list[str]:
         return [e for e in self.errors if not any(a in e for a in self.allowed)]
@@ -95,34 +102,37 @@ def wait_offline_ready(page: Page) -> None:
 
 
 def rows_on_page(page: Page) -> list[dict[str, Any]]:
-    return page.locator("#records-body tr").evaluate_all(
+    """The records table's rows as the page shows them: id, outcome, scores and ranks."""
+    rows: list[dict[str, Any]] = page.locator("#records-body tr").evaluate_all(
         """rows => rows.map(r => ({id: r.dataset.recordId, outcome: r.dataset.outcome,
                                    cosine: Number(r.dataset.cosine), bm25: Number(r.dataset.bm25),
                                    score: Number(r.dataset.score),
                                    rank: r.dataset.rank ? Number(r.dataset.rank) : null,
                                    other_rank: r.dataset.otherRank ? Number(r.dataset.otherRank) : null}))"""
     )
+    return rows
 
 
 def tray_on_page(page: Page) -> list[str]:
-    return (
+    """The ids of the records in the tray, in its order."""
+    tray: list[str] = (
         page.get_by_role("region", name="Selected context")
         .locator("li[data-record-id]")
         .evaluate_all("items => items.map(i => i.dataset.recordId)")
     )
+    return tray
 
 
 def open_store(page: Page, name: str, data: Any) -> None:
     """Open a store file (data: its JSON text, or what to write as JSON) through the page's file control."""
     text = data if isinstance(data, str) else json.dumps(data)
-    page.locator("#store-file").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": text.encode()}]
-    )
+    file: FilePayload = {"name": name, "mimeType": "application/json", "buffer": text.encode()}
+    page.locator("#store-file").set_input_files(files=[file])
 
 
 def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
     """Outcomes, numbers, tray, words used and coverage on the page equal CPython's result."""
-    expected = engine.run({"store": STORE, "policy": policy})
+    expected = result_of({"store": STORE, "policy": policy})
     rows = rows_on_page(page)
     assert [r["id"] for r in rows] == [r["id"] for r in expected["records"]]
     for row, want in zip(rows, expected["records"], strict=True):
@@ -156,7 +166,7 @@ def assert_page_matches_cpython(page: Page, policy: dict[str, Any]) -> None:
 
 def assert_matches_engine(page: Page, store: Any, policy: dict[str, Any]) -> None:
     """The rows on the page (its first page of them) and the tray are CPython's for this store."""
-    expected = engine.run({"store": store, "policy": policy})
+    expected = result_of({"store": store, "policy": policy})
     rows = rows_on_page(page)
     shown = expected["records"][: len(rows)]
     assert [(r["id"], r["outcome"]) for r in rows] == [(r["id"], r["outcome"]) for r in shown]

@@ -19,6 +19,7 @@ from engine.bm25 import lucene_idf, record_lengths, score_question_bm25
 from engine.tfidf import build_index
 from harness.fixtures import FIXTURES, load_json
 from harness.generate import BASE_STORE, POLICIES
+from harness.results import error_of, result_of
 
 WORDS = ["deployment", "region", "timeout", "checkout", "roll", "release", "mumbai", "the", "not", "frankfurt", "pay"]
 
@@ -105,7 +106,7 @@ def test_a_bm25_policy_scores_every_record_as_the_oracle_does(k1: float, b: floa
     texts = [r["text"] for r in store["records"]]
     for question in store["questions"]:
         policy = {"question": question["id"], "scorer": "bm25", "bm25_k1": k1, "bm25_b": b, "recency_weight": 0.3}
-        result = engine.run({"store": store, "policy": policy})
+        result = result_of({"store": store, "policy": policy})
         want = oracle(texts, question["text"], k1, b)
         got = [row["bm25"] for row in result["records"]]
         assert np.allclose(got, want, rtol=1e-6, atol=1e-6), question["id"]
@@ -123,8 +124,8 @@ def test_a_bm25_policy_scores_every_record_as_the_oracle_does(k1: float, b: floa
 def test_the_other_rank_is_the_rank_the_other_scorer_gives(policy: dict[str, Any]) -> None:
     """Every record's bracketed rank is its rank when the policy names the other scorer."""
     other = {**policy, "scorer": "bm25" if policy["scorer"] == "tfidf" else "tfidf"}
-    first = engine.run({"store": BASE_STORE, "policy": policy})["records"]
-    second = engine.run({"store": BASE_STORE, "policy": other})["records"]
+    first = result_of({"store": BASE_STORE, "policy": policy})["records"]
+    second = result_of({"store": BASE_STORE, "policy": other})["records"]
     assert [r["other_rank"] for r in first] == [r["rank"] for r in second]
     assert [r["rank"] for r in first] == [r["other_rank"] for r in second]
     assert [r["outcome"] for r in first if r["stage"] < 4] == [r["outcome"] for r in second if r["stage"] < 4]
@@ -132,10 +133,10 @@ def test_the_other_rank_is_the_rank_the_other_scorer_gives(policy: dict[str, Any
 
 def test_tfidf_stays_the_default_and_bm25_is_chosen_by_name() -> None:
     store = load_json(FIXTURES / "store.json")
-    default = engine.run({"store": store})
+    default = result_of({"store": store})
     assert default["policy"]["scorer"] == "tfidf"
     assert all(row["relevance"] == row["cosine"] for row in default["records"])
-    bm25 = engine.run({"store": store, "policy": {"scorer": "bm25"}})
+    bm25 = result_of({"store": store, "policy": {"scorer": "bm25"}})
     assert bm25["policy"] | {"scorer": "tfidf"} == default["policy"]
     assert all("length_factor" in part for row in bm25["records"] for part in row["terms"])
 
@@ -150,7 +151,7 @@ def test_tfidf_stays_the_default_and_bm25_is_chosen_by_name() -> None:
     ],
 )
 def test_bad_scorer_fields_are_refused_naming_the_field(policy: dict[str, Any], message: str) -> None:
-    error = engine.run({"store": load_json(FIXTURES / "store.json"), "policy": policy})["error"]
+    error = error_of({"store": load_json(FIXTURES / "store.json"), "policy": policy})
     assert error["name"] == "InvalidPolicy" and error["message"] == message
 
 

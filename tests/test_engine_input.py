@@ -16,7 +16,8 @@ from harness import ROOT
 def error_of(request: Any) -> dict[str, Any]:
     result = json.loads(engine.run_json(json.dumps(request)))
     assert set(result) == {"error"}, result
-    return result["error"]
+    error: dict[str, Any] = result["error"]
+    return error
 
 
 def store_error(store: dict[str, Any]) -> dict[str, Any]:

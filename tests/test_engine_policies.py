@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import engine
 from harness.fixtures import GOLDEN_FILES, assert_golden_case, load_json
 from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
+from harness.results import result_of
 
 
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=lambda p: p.stem)
@@ -23,7 +24,7 @@ def test_golden_case(path: Path, store: dict[str, Any]) -> None:
 
 def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> None:
     """No policy given: deployment-region, Team A, working, previous off, 168 h, latest on, TF-IDF, 0, 40, 3."""
-    result = engine.run({"store": store})
+    result = result_of({"store": store})
     assert result["policy"] == {
         "question": "deployment-region",
         "tenant": "team-a",
@@ -55,13 +56,13 @@ def test_fixture_facts_the_seed_relies_on(store: dict[str, Any]) -> None:
 
 def test_every_record_gets_numbers_and_a_reason(store: dict[str, Any]) -> None:
     """Each record carries words, cosine, recency, score, an outcome code, its stage and a sentence."""
-    result = engine.run({"store": store, "policy": {"store": "all", "previous_sessions": True}})
+    result = result_of({"store": store, "policy": {"store": "all", "previous_sessions": True}})
     for row in result["records"]:
         assert row["outcome"] in engine.OUTCOMES
         assert row["reason"].endswith(".") and len(row["reason"]) > 20
         assert row["stage"] in (2, 3, 4)
         assert (row["rank"] is not None) == (row["outcome"] in ("selected", "over_budget", "record_limit"))
-    over = engine.run({"store": store, "policy": {"question": "timeout-incident", "budget_words": 8}})
+    over = result_of({"store": store, "policy": {"question": "timeout-incident", "budget_words": 8}})
     m5 = next(r for r in over["records"] if r["id"] == "M5")
     assert "needs 9 words" in m5["reason"] and "only 8" in m5["reason"]
 
@@ -69,9 +70,9 @@ def test_every_record_gets_numbers_and_a_reason(store: dict[str, Any]) -> None:
 def test_age_boundary_is_inclusive(store: dict[str, Any]) -> None:
     """A record exactly as old as the maximum age stays in scope; one hour less excludes it."""
     policy = {"store": "semantic", "previous_sessions": True}
-    at_limit = engine.run({"store": store, "policy": {**policy, "max_age_hours": 96}})
+    at_limit = result_of({"store": store, "policy": {**policy, "max_age_hours": 96}})
     assert at_limit["selected"] == ["M2"]
-    below = engine.run({"store": store, "policy": {**policy, "max_age_hours": 95}})
+    below = result_of({"store": store, "policy": {**policy, "max_age_hours": 95}})
     assert next(r for r in below["records"] if r["id"] == "M2")["outcome"] == "too_old"
 
 
@@ -88,7 +89,7 @@ def test_ties_break_on_cosine_then_store_order() -> None:
         "questions": [{"id": "q", "text": "pear", "supporting": {}}],
         "records": records,
     }
-    result = engine.run({"store": store, "policy": {"max_records": 1}})
+    result = result_of({"store": store, "policy": {"max_records": 1}})
     assert result["ranked"] == ["B", "A"] and result["selected"] == ["B"]
 
 
@@ -100,7 +101,7 @@ def test_ties_break_on_cosine_then_store_order() -> None:
 def test_invariants_hold_for_any_policy_and_store(policy: dict[str, Any], records: list[dict[str, Any]]) -> None:
     """Never over budget or over the record limit, never another tenant, scores in [0, 1], no stale fact."""
     store = random_store(BASE_STORE, records)
-    result = engine.run({"store": store, "policy": policy})
+    result = result_of({"store": store, "policy": policy})
     rows = {row["id"]: row for row in result["records"]}
     selected = [rows[rid] for rid in result["selected"]]
     assert result["words_used"] == sum(row["words"] for row in selected) <= policy["budget_words"]
@@ -118,7 +119,7 @@ def test_invariants_hold_for_any_policy_and_store(policy: dict[str, Any], record
                     for other in rows.values()
                 ), "a stale keyed fact was resurrected"
     assert result["ranked"] == [
-        r["id"] for r in sorted((r for r in rows.values() if r["rank"] is not None), key=lambda r: r["rank"])
+        r["id"] for r in sorted((r for r in rows.values() if r["rank"] is not None), key=lambda r: cast(int, r["rank"]))
     ]
 
 
@@ -129,8 +130,8 @@ def test_record_order_does_not_change_numbers_or_scope(policy: dict[str, Any], s
     shuffled = dict(BASE_STORE)
     shuffled["records"] = list(BASE_STORE["records"])
     random.Random(seed).shuffle(shuffled["records"])
-    first = {r["id"]: r for r in engine.run({"store": BASE_STORE, "policy": policy})["records"]}
-    second = {r["id"]: r for r in engine.run({"store": shuffled, "policy": policy})["records"]}
+    first = {r["id"]: r for r in result_of({"store": BASE_STORE, "policy": policy})["records"]}
+    second = {r["id"]: r for r in result_of({"store": shuffled, "policy": policy})["records"]}
     # Records tied on score and relevance are ranked in store order, which the shuffle changes.
     standings = [(r["score"], r["relevance"]) for r in first.values() if r["rank"] is not None]
     ties = len(set(standings)) < len(standings)

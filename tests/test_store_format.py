@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 import engine
 from harness.fixtures import FIXTURES, assert_golden_case, load_json
+from harness.results import error_of, result_of
 
 SCHEMA_PATH = FIXTURES / "store.schema.json"
 README_PATH = FIXTURES / "README.md"
@@ -86,9 +87,9 @@ def test_store_is_valid_for_schema_and_engine(
 def test_readme_example_defaults_and_guide_steps_hold() -> None:
     """The README example's stated results are what the engine computes."""
     store = readme_example()
-    default = engine.run({"store": store})
+    default = result_of({"store": store})
     assert (default["selected"], default["coverage"]["found"]) == (["R4"], 0)
-    first, second = (engine.run({"store": store, "policy": s["policy"]}) for s in store["guides"][0]["steps"])
+    first, second = (result_of({"store": store, "policy": s["policy"]}) for s in store["guides"][0]["steps"])
     assert first["selected"] == ["R2"]
     assert {r["id"]: r["outcome"] for r in first["records"]}["R1"] == "superseded"
     assert (first["coverage"]["found"], first["coverage"]["total"]) == (1, 1)
@@ -109,14 +110,14 @@ def test_readme_own_words_step_is_the_default_store_s_and_its_reading_holds() ->
     assert step in [s for guide in default["guides"] for s in guide["steps"]]
     text = README_PATH.read_text(encoding="utf-8")
     (shown,) = re.findall(r"^   Read as: .*$", text, flags=re.M)
-    question = engine.run({"store": readme_example(), "policy": {"question_text": "When can I send a book back?"}})[
+    question = result_of({"store": readme_example(), "policy": {"question_text": "When can I send a book back?"}})[
         "question"
     ]
     read = "; ".join(
         [", ".join(question["terms"]), *(f"{t}: in no record, ignored" for t in question["dropped_terms"])]
     )
     assert shown.strip() == f"Read as:  {read} (stop words removed: {', '.join(question['stop_words'])})"
-    returned = engine.run(
+    returned = result_of(
         {
             "store": readme_example(),
             "policy": {
@@ -197,9 +198,9 @@ def test_malformed_store_is_rejected_by_schema_and_engine(
         engine.parse_store(data)
     assert caught.value.name == "InvalidStore"
     assert engine_path in [path for path, _ in caught.value.problems]
-    result = engine.run({"store": data})
-    assert result["error"]["name"] == "InvalidStore"
-    assert engine_path in [problem["path"] for problem in result["error"]["problems"]]
+    error = error_of({"store": data})
+    assert error["name"] == "InvalidStore"
+    assert engine_path in [problem["path"] for problem in error["problems"]]
 
 
 def test_cross_field_rules_pass_the_schema_but_not_the_engine(validator: Draft202012Validator) -> None:

@@ -170,8 +170,8 @@ def real_theirs() -> Tokenizer:
         tokenizer.no_truncation()
         tokenizer.no_padding()
         _REAL["theirs"] = tokenizer
-    tokenizer: Tokenizer = _REAL["theirs"]
-    return tokenizer
+    theirs: Tokenizer = _REAL["theirs"]
+    return theirs
 
 
 def real_ours() -> WordPiece:

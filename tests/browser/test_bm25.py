@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import engine
+from engine.shapes import BM25Part
 from harness.controls import full_policy, query_of, shows_policy
 from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
 from harness.page import assert_page_matches_cpython, shared_ready_page, wait_answered, wait_ready
+from harness.results import result_of
 
 STORE = load_json(FIXTURES / "store.json")
 GUIDE = next(g for g in STORE["guides"] if g["id"] == "two-ways-to-count-words")
@@ -90,7 +91,7 @@ def test_the_breakdown_shows_bm25_parts_that_sum_to_the_score(bm25_page: Page) -
     policy = full_policy(GUIDE["steps"][1]["policy"])
     apply_step(page, 1)
     page.locator('[data-choose="M5"]').click()
-    m5 = next(r for r in engine.run({"store": STORE, "policy": policy})["records"] if r["id"] == "M5")
+    m5 = next(r for r in result_of({"store": STORE, "policy": policy})["records"] if r["id"] == "M5")
     breakdown = page.locator("#score-breakdown")
     expect(breakdown.locator("h3")).to_have_text(
         f"M5: BM25 {m5['bm25']:.3f}, relative {m5['relevance']:.3f}, score {m5['score']:.3f}"
@@ -98,12 +99,13 @@ def test_the_breakdown_shows_bm25_parts_that_sum_to_the_score(bm25_page: Page) -
     contributions = breakdown.locator("table.terms tbody tr.contribution td:last-child").all_inner_texts()
     assert len(contributions) == len(m5["terms"]) == 2
     assert math.isclose(sum(float(c) for c in contributions), m5["bm25"], abs_tol=2e-4)
-    for part in m5["terms"]:
+    parts = cast(list[BM25Part], m5["terms"])  # the policy's scorer is BM25
+    for part in parts:
         group = breakdown.locator("tbody", has=page.locator(".term-head", has_text=part["term"]))
         expect(group.locator("tr", has_text="idf").locator("td")).to_have_text(f"{part['idf']:.4f}")
         expect(group.locator("tr", has_text="Length factor").locator("td")).to_have_text(f"{part['length_factor']:.4f}")
     # M5's nine terms: ticket, inc, 42, checkout, timeout, incident, reopened, today, deployment.
-    assert m5["terms"][0]["record_length"] == 9
+    assert parts[0]["record_length"] == 9
     expect(breakdown).to_contain_text(
         "Length factor = 1 − b + b × length / average length = 1 − 0.75 + 0.75 × 9 / 9.8000 = 0.9388"
     )

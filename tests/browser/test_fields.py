@@ -14,6 +14,7 @@ import engine
 from engine.fields import FIELDS_BY_NAME, Field
 from harness.fixtures import FIXTURES, load_json
 from harness.page import wait_ready
+from harness.results import result_of
 
 STORE = load_json(FIXTURES / "store.json")
 
@@ -59,7 +60,7 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     keeps it, the share panel offers to hide it and Export notes lists it."""
     wanted = {f.name: other_value(f) for f in engine.FIELDS}
     # The engine accepts this policy as it is: the values are valid and not defaults.
-    assert engine.run({"store": STORE, "policy": wanted})["policy"] == wanted  # type: ignore[index]
+    assert result_of({"store": STORE, "policy": wanted})["policy"] == wanted
     page = context.new_page()
     page.goto(f"{site_url}?{urlencode({k: link_text(v) for k, v in wanted.items()})}")
     wait_ready(page)

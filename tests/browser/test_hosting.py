@@ -101,7 +101,7 @@ class SwitchableServer(StaticServer):
             kwargs["directory"] = str(outer.root)
             return handler.func(*args, **kwargs)  # type: ignore[attr-defined]
 
-        self.server.RequestHandlerClass = factory  # type: ignore[assignment]
+        self.server.RequestHandlerClass = factory
 
 
 def test_a_new_deploy_takes_over_and_is_announced(browser: Browser, built_site: Path, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import engine
 from harness.controls import set_policy
 from harness.fixtures import FIXTURES, SUPPORT_STORE, load_json
 from harness.page import assert_matches_engine, open_store, tray_on_page, wait_answered, wait_ready
+from harness.results import result_of
 from harness.servers import StaticServer
 
 
@@ -114,7 +115,7 @@ def test_malformed_store_files_are_refused_with_every_problem(page: Page, site_u
         problems = page.locator("#store-problems")
         expect(problems).to_contain_text(message)
         expect(problems).to_contain_text("The current store stays")
-        expect(page.locator("#records-body tr")).to_have_count(10), label
+        expect(page.locator("#records-body tr"), label).to_have_count(10)
     two = load_json(FIXTURES / "store.json")
     two["records"][0]["store"] = "x"
     two["records"][9]["age_hours"] = None
@@ -259,7 +260,7 @@ def big_store(size: int) -> dict[str, Any]:
         "budget",
         "context",
     ]
-    store = load_json(FIXTURES / "store.json")
+    store: dict[str, Any] = load_json(FIXTURES / "store.json")
     store.pop("guides")
     store["records"] = [
         {
@@ -293,7 +294,7 @@ def test_a_thousand_record_store_is_paged(page: Page, site_url: str) -> None:
     expect(page.locator("#records-body tr").first).to_have_attribute("data-record-id", "R50")
     page.get_by_label("Memory store", exact=True).select_option("all")
     expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", re.compile("store=all"))
-    expected = engine.run({"store": store, "policy": {"store": "all"}})
+    expected = result_of({"store": store, "policy": {"store": "all"}})
     assert tray_on_page(page) == expected["selected"]
 
 
