@@ -62,7 +62,7 @@ within a run. Each workbench run records, with navigation start as 0:
 * empty_longest_task_ms: the same for an empty document (a title, nothing else) loaded
   after the two pages in the same way, from the same server: the floor under
   longest_task_ms. Chromium's own start of a fresh renderer's first document is one
-  task, and at low_end's 4× CPU that task alone often passes 50 ms.
+  task, and at low_end's 4× CPU that task alone can pass 50 ms.
 * update_median_ms / update_p90_ms: 50 changes of "Context word budget" through the
   control, alternating between the default and 20 words less (or more). After each, wait for #experiment's
   data-shown-policy to carry the new budget (a MutationObserver in the page, not

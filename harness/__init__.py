@@ -1,5 +1,6 @@
-"""Support shared by tests/ and bench/: Chromium, local servers, generated data and the
-CPython comparator. It is not shipped: the wheel holds only engine/."""
+"""Support shared by tests/ and bench/: Chromium, local servers, the page as tests drive and
+time it, fixtures, generated data, the test LMSs and the CPython comparator. It is not
+shipped: the wheel holds only engine/."""
 
 from __future__ import annotations
 

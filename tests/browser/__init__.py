@@ -1,0 +1,1 @@
+"""The browser tier: Playwright drives the built site in Chromium."""
