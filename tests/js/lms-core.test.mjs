@@ -1,11 +1,13 @@
 // What the page reports to an LMS, pure: SCORM 1.2's time formats, resume data within
 // suspend_data's 4,096 characters and its fallback, notes merged on relaunch,
-// completion and the score, an interaction's values; and when cmi5 passes.
+// completion and the score, an interaction's values; when cmi5 passes; and the cmi5
+// outbox's requests, with a stand-in for fetch.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { cmi5Launch, passes } from "../../site/js/lms/cmi5-reporter.js";
+import { XAPI_VERSION, XapiOutbox } from "../../site/js/lms/xapi-outbox.js";
 import {
   LOCAL_NOTES_HEADING,
   SUSPEND_DATA_LIMIT,
@@ -138,4 +140,94 @@ test("cmi5: a launch needs all five parameters; passing follows the LMS's master
   assert.equal(passes(0.49, undefined), false);
   assert.equal(passes(0.6, 0.8), false);
   assert.equal(passes(0.8, 0.8), true);
+});
+
+/**
+ * A stand-in for fetch: each request waits until the test answers it.
+ * @returns {{send: typeof fetch, requests: {url: string, init: any, answer: (ok: boolean | "unreachable") => Promise<void>}[]}}
+ */
+function fakeFetch() {
+  /** @type {any[]} */
+  const requests = [];
+  const send = (/** @type {any} */ url, /** @type {any} */ init) =>
+    new Promise((resolve, reject) => {
+      requests.push({
+        url,
+        init,
+        answer: async (/** @type {boolean | "unreachable"} */ ok) => {
+          if (ok === "unreachable") reject(new TypeError("Failed to fetch"));
+          else resolve(/** @type {any} */ ({ ok, status: ok ? 200 : 500 }));
+          await new Promise((done) => setTimeout(done, 0));
+        },
+      });
+    });
+  return { send: /** @type {any} */ (send), requests };
+}
+
+const address = { activityId: "urn:au", agent: { name: "A" }, registration: "r", stateId: "resume" };
+const sent = (/** @type {{init: any}} */ request) => JSON.parse(request.init.body);
+
+test("cmi5 outbox: statements go in order, one request at a time, each waiting one batched; every request keepalive, authorised and versioned", async () => {
+  const { send, requests } = fakeFetch();
+  const outbox = new XapiOutbox({ endpoint: "https://lrs.test/xapi", auth: () => "Basic token", send });
+  const first = outbox.statement({ id: "1" });
+  void outbox.statement({ id: "2" });
+  void outbox.statement({ id: "3" });
+  outbox.keepState(address, { n: "old" });
+  outbox.keepState(address, { n: "new" });
+  assert.equal(requests.length, 1);
+  assert.equal(requests[0].url, "https://lrs.test/xapi/statements");
+  assert.deepEqual(sent(requests[0]), [{ id: "1" }]);
+  assert.deepEqual(requests[0].init.headers, { Authorization: "Basic token", "X-Experience-API-Version": XAPI_VERSION, "Content-Type": "application/json" });
+  assert.equal(requests[0].init.keepalive, true);
+  await requests[0].answer(true);
+  assert.equal(await first, true);
+  assert.deepEqual(sent(requests[1]), [{ id: "2" }, { id: "3" }]);
+  await requests[1].answer(true);
+  assert.equal(requests[2].init.method, "PUT");
+  const url = new URL(requests[2].url);
+  assert.equal(url.pathname, "/xapi/activities/state");
+  assert.deepEqual(Object.fromEntries(url.searchParams), { activityId: "urn:au", agent: '{"name":"A"}', registration: "r", stateId: "resume" });
+  assert.deepEqual(sent(requests[2]), { n: "new" }, "only the latest resume document");
+  await requests[2].answer(true);
+  assert.equal(requests.length, 3);
+  assert.ok(outbox.empty);
+});
+
+test("cmi5 outbox: a refused or unreachable request keeps what it carried, said once, and it goes again, first, with the next change", async () => {
+  const { send, requests } = fakeFetch();
+  /** @type {boolean[]} */
+  const heard = [];
+  const outbox = new XapiOutbox({ endpoint: "https://lrs.test/", auth: () => "Basic t", onSaved: (saved) => heard.push(saved), send });
+  const answered = outbox.statement({ id: "a" });
+  await requests[0].answer(false);
+  assert.equal(await answered, false);
+  assert.deepEqual(heard, [false]);
+  outbox.keepState(address, { n: 1 });
+  assert.deepEqual(sent(requests[1]), [{ id: "a" }], "again, before the state");
+  await requests[1].answer("unreachable");
+  assert.deepEqual(heard, [false], "said once");
+  assert.equal(requests.length, 2, "held until the next change");
+  void outbox.statement({ id: "b" });
+  assert.deepEqual(sent(requests[2]), [{ id: "a" }, { id: "b" }]);
+  await requests[2].answer(true);
+  assert.deepEqual(heard, [false, true]);
+  assert.deepEqual(sent(requests[3]), { n: 1 });
+  await requests[3].answer(true);
+  assert.ok(outbox.empty);
+});
+
+test("cmi5 outbox: as the page goes, everything not yet sent goes at once, keepalive; nothing after", async () => {
+  const { send, requests } = fakeFetch();
+  const outbox = new XapiOutbox({ endpoint: "https://lrs.test/", auth: () => "Basic t", send });
+  void outbox.statement({ id: "under way" });
+  void outbox.statement({ id: "answered" });
+  void outbox.statement({ id: "terminated" });
+  outbox.keepState(address, { n: "last" });
+  outbox.flush();
+  assert.deepEqual(requests.map(sent), [[{ id: "under way" }], [{ id: "answered" }, { id: "terminated" }], { n: "last" }]);
+  assert.ok(requests.every((r) => r.init.keepalive));
+  void outbox.statement({ id: "late" });
+  await requests[0].answer(true);
+  assert.equal(requests.length, 3);
 });

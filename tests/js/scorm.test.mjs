@@ -1,5 +1,6 @@
 // SCORM 1.2 in scorm.js with windows and an API made of plain objects: where ADL's
-// discovery looks and where it stops, and what the reporter tells the API, in order.
+// discovery looks and where it stops, and what the reporter tells the API, in order:
+// when it commits, what a refused commit leaves for the next, and what leaving calls.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -55,37 +56,104 @@ test("another origin's window (reading it throws) is passed over, and something 
   assert.equal(findApi(win({ API: { LMSInitialize: "no" }, opener: lms })), API);
 });
 
-/** An API that records each call and keeps values. @param {Record<string, string>} data */
+/**
+ * An API that records each call and keeps values; LMSCommit answers what `commits` says
+ * ("true" unless told otherwise; "throw" throws, as a closed window's API does).
+ * @param {Record<string, string>} data
+ */
 function recordingApi(data = {}) {
   /** @type {any[][]} */
   const calls = [];
-  return {
+  const api = {
     calls,
+    commits: "true",
     LMSInitialize: () => (calls.push(["LMSInitialize"]), "true"),
     LMSGetValue: (/** @type {string} */ k) => (calls.push(["LMSGetValue", k]), data[k] ?? ""),
     LMSSetValue: (/** @type {string} */ k, /** @type {string} */ v) => (calls.push(["LMSSetValue", k, v]), (data[k] = v), "true"),
-    LMSCommit: () => (calls.push(["LMSCommit"]), "true"),
+    LMSCommit: () => {
+      calls.push(["LMSCommit"]);
+      if (api.commits === "throw") throw new Error("The window is closed");
+      return api.commits;
+    },
     LMSFinish: () => (calls.push(["LMSFinish"]), "true"),
   };
+  return api;
 }
 
-const resume = { query: "budget_words=9", stage: 3, step: null, progress: { reached: [], first: {}, completed: null }, baseline: null, notes: "n" };
+/** The calls' names, LMSSetValue with its element. @param {any[][]} calls */
+const named = (calls) => calls.map((c) => c.slice(0, 2).join(" "));
 
-test("the reporter: incomplete at start, then the session time, resume data and exit before LMSFinish, once", () => {
-  let now = 1000;
+/** Let the reporter's end-of-task commit run. */
+const endOfTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const resume = { query: "budget_words=9", stage: 3, step: null, progress: { reached: [], first: {}, completed: null }, baseline: null, notes: "n" };
+const check = { step: "g:0", predicted: ["M5"], tray: ["M5"], matched: true, latencyMs: 1500 };
+
+test("the reporter: incomplete and committed at start; what a checked step brings goes in one commit at the end of its task", async () => {
   const api = recordingApi({ "cmi.core.lesson_status": "not attempted", "cmi.interactions._count": "2" });
-  const reporter = new ScormReporter(api, { score: true, now: () => now });
-  assert.deepEqual(api.calls[0], ["LMSInitialize"]);
-  assert.ok(api.calls.some((c) => c[1] === "cmi.core.lesson_status" && c[2] === "incomplete"));
-  reporter.recordPrediction({ step: "g:0", predicted: ["M5"], tray: ["M5"], matched: true, latencyMs: 1500 }, new Date(2026, 0, 1, 9, 0, 0));
+  const reporter = new ScormReporter(api, { score: true, now: () => 0 });
+  assert.deepEqual(named(api.calls).filter((c) => !c.startsWith("LMSGetValue")), ["LMSInitialize", "LMSSetValue cmi.core.lesson_status", "LMSCommit"]);
+  api.calls.length = 0;
+  reporter.recordPrediction(check, new Date(2026, 0, 1, 9, 0, 0));
+  reporter.setScore({ raw: 8 });
+  reporter.complete();
   assert.ok(api.calls.some((c) => c[1] === "cmi.interactions.2.id"), "numbered after the two already there");
+  assert.ok(!api.calls.some((c) => c[0] === "LMSCommit"), "not before the task's other changes are set");
+  await endOfTask();
+  assert.equal(api.calls.filter((c) => c[0] === "LMSCommit").length, 1);
+  assert.deepEqual(named(api.calls).slice(-2), ["LMSSetValue cmi.core.lesson_status", "LMSCommit"]);
+});
+
+test("resume data is set only when it changes, and committed only when asked; nothing set, nothing committed", () => {
+  const api = recordingApi();
+  const reporter = new ScormReporter(api, { score: true, now: () => 0 });
+  api.calls.length = 0;
+  assert.equal(reporter.commit(), true);
+  assert.deepEqual(api.calls, []);
+  reporter.suspend(resume);
+  reporter.suspend(resume);
+  assert.deepEqual(named(api.calls), ["LMSSetValue cmi.suspend_data"]);
+  reporter.commit();
+  reporter.commit();
+  assert.deepEqual(named(api.calls), ["LMSSetValue cmi.suspend_data", "LMSCommit"]);
+});
+
+test("a refused commit is said once, retried with the next change, and said again once the LMS holds everything", async () => {
+  /** @type {boolean[]} */
+  const heard = [];
+  const api = recordingApi();
+  const reporter = new ScormReporter(api, { score: true, now: () => 0, onSaved: (saved) => heard.push(saved) });
+  for (const failure of ["false", "throw"]) {
+    api.commits = failure;
+    reporter.recordPrediction(check, new Date());
+    await endOfTask();
+    reporter.suspend({ ...resume, notes: failure });
+    assert.equal(reporter.commit(), false, "a refusal leaves it unsaved");
+    assert.deepEqual(heard, failure === "false" ? [false] : [false, true, false]);
+    api.commits = "true";
+    reporter.setScore({ raw: 8 });
+    await endOfTask();
+    assert.deepEqual(heard.at(-1), true);
+    assert.equal(reporter.commit(), true);
+  }
+  assert.equal(api.calls.filter((c) => c[0] === "LMSCommit").length, 1 + 2 * 3);
+});
+
+test("leaving sets the resume data, exit and session time, then LMSFinish, the last call, once; it commits nothing itself", async () => {
+  let now = 1000;
+  const api = recordingApi();
+  const reporter = new ScormReporter(api, { score: true, now: () => now });
   now = 1000 + 83_456;
+  reporter.recordPrediction(check, new Date());
   reporter.finish(resume);
   reporter.finish(resume);
-  const tail = api.calls.slice(-5).map((c) => c.slice(0, 2).join(" "));
-  assert.deepEqual(tail, ["LMSSetValue cmi.suspend_data", "LMSSetValue cmi.core.exit", "LMSSetValue cmi.core.session_time", "LMSCommit", "LMSFinish"]);
-  assert.deepEqual(api.calls.at(-3), ["LMSSetValue", "cmi.core.session_time", "0000:01:23.45"]);
-  assert.equal(api.calls.filter((c) => c[0] === "LMSFinish").length, 1);
+  reporter.setScore({ raw: 8 });
+  reporter.complete();
+  await endOfTask();
+  const tail = named(api.calls).slice(-4);
+  assert.deepEqual(tail, ["LMSSetValue cmi.suspend_data", "LMSSetValue cmi.core.exit", "LMSSetValue cmi.core.session_time", "LMSFinish"]);
+  assert.deepEqual(api.calls.at(-2), ["LMSSetValue", "cmi.core.session_time", "0000:01:23.45"]);
+  assert.equal(api.calls.filter((c) => c[0] === "LMSCommit").length, 1, "only the start's");
 });
 
 test("a completed activity stays completed; without a score no score is set", () => {

@@ -1,10 +1,14 @@
 // cmi5: when an LMS launches the page as a cmi5 assignable unit, the npm library
 // @xapi/cmi5 (copied to js/vendor/ by `build.py --cmi5`) follows the launch contract:
-// it fetches the auth token, reads the LMS's launch data and sends the statements. This
-// module only says when: initialized at once, completed and passed or failed when a
-// guided experiment is finished, terminated when the learner leaves. The resume data
-// (lms-core.js) is kept in the LRS's state API for the registration, so a relaunch
-// resumes, and an experiment completed once is never completed again.
+// it fetches the auth token, reads the LMS's launch data and builds the statements,
+// which the page's outbox (xapi-outbox.js) sends, so that none is lost when the learner
+// closes the page. This module only says when: initialized at once, answered for each
+// checked prediction, completed and passed or failed when a guided experiment is
+// finished, terminated when the learner leaves. The resume data (lms-core.js) is kept in
+// the LRS's state API for the registration, so a relaunch resumes, and an experiment
+// completed once is never completed again.
+
+import { XapiOutbox } from "./xapi-outbox.js";
 
 /** The launch parameters a cmi5 LMS appends to the AU's address. */
 export const LAUNCH_PARAMETERS = ["endpoint", "fetch", "actor", "registration", "activityId"];
@@ -43,9 +47,9 @@ export function passes(scaled, mastery) {
 export class Cmi5Reporter {
   /**
    * Start the session: the library's initialize() (auth token, launch data, learner
-   * preferences, then the initialized statement).
+   * preferences, then the initialized statement, through the outbox).
    * @param {NonNullable<ReturnType<typeof cmi5Launch>>} launch
-   * @param {{score: boolean, onProblem: (message: string) => void}} options
+   * @param {{score: boolean, onSaved: (saved: boolean) => void}} options
    */
   static async start(launch, options) {
     // A path from the bundled scripts in js/, where the build copies the library; the
@@ -53,33 +57,37 @@ export class Cmi5Reporter {
     // @ts-expect-error TS2307: the library is copied in by a --cmi5 build, so no file is here
     const library = await import("./vendor/cmi5.js");
     const Cmi5 = /** @type {typeof import("@xapi/cmi5").default} */ (library.default);
-    const cmi5 = new Cmi5(launch);
-    await cmi5.initialize();
-    return new Cmi5Reporter(cmi5, options);
+    /** @type {import("@xapi/cmi5").default | null} */
+    let cmi5 = null;
+    const outbox = new XapiOutbox({ endpoint: launch.endpoint, auth: () => `Basic ${cmi5?.getAuthToken()}`, onSaved: options.onSaved });
+    // Every statement the library builds goes through the outbox instead of its own request.
+    class Cmi5ThroughOutbox extends Cmi5 {
+      /** @param {import("@xapi/xapi").Statement} statement @param {import("@xapi/cmi5").SendStatementOptions} [sendOptions] */
+      sendXapiStatement(statement, sendOptions) {
+        const built = sendOptions?.transform ? sendOptions.transform(statement) : statement;
+        return /** @type {any} */ (outbox.statement(built));
+      }
+    }
+    cmi5 = new Cmi5ThroughOutbox(launch);
+    if (!(await cmi5.initialize())) throw new Error("the LMS's record store did not accept the initialized statement");
+    return new Cmi5Reporter(cmi5, outbox, options);
   }
 
-  /** @param {import("@xapi/cmi5").default} cmi5 @param {{score: boolean, onProblem: (message: string) => void}} options */
-  constructor(cmi5, { score, onProblem }) {
+  /** @param {import("@xapi/cmi5").default} cmi5 @param {XapiOutbox} outbox @param {{score: boolean}} options */
+  constructor(cmi5, outbox, { score }) {
     this.cmi5 = cmi5;
+    this.outbox = outbox;
     this.reportScore = score;
-    this.onProblem = onProblem;
     this.completed = false;
     this.terminated = false;
-    /** @type {Promise<unknown>} statements go out one after another, in the order cmi5 requires */
-    this.queue = Promise.resolve();
+    /** @type {Promise<boolean> | null} terminated, once sent */
+    this.terminating = null;
+    this.exitTried = false;
   }
 
   /** Only a normal launch may complete, pass or fail; Browse and Review only look. */
   get normal() {
     return this.cmi5.getLaunchData().launchMode === "Normal";
-  }
-
-  /** @param {() => Promise<unknown>} send @param {string} what */
-  enqueue(send, what) {
-    this.queue = this.queue.then(send).catch((/** @type {any} */ error) => {
-      this.onProblem(`The LMS did not accept ${what} (${error?.message ?? error}).`);
-    });
-    return this.queue;
   }
 
   /** The library's xAPI client, which initialize() made before this reporter was. */
@@ -106,18 +114,18 @@ export class Cmi5Reporter {
   /** Keep the resume data (encodeResume's text) for a relaunch. @param {string} text */
   keep(text) {
     if (this.terminated) return;
-    this.enqueue(() => this.xapi.setState({ ...this.stateAddress, stateId: RESUME_STATE_ID, state: JSON.parse(text) }), "your progress");
+    this.outbox.keepState({ ...this.stateAddress, stateId: RESUME_STATE_ID }, JSON.parse(text));
   }
 
   /** A whole guided experiment is finished: completed, then passed or failed by the score. @param {{raw: number, scaled: number} | null} result */
   complete(result) {
     if (this.completed || this.terminated || !this.normal) return;
     this.completed = true;
-    this.enqueue(() => this.cmi5.complete(), "the completed statement");
+    void this.cmi5.complete();
     if (!this.reportScore || !result) return;
     const score = { scaled: result.scaled, raw: result.raw, min: 0, max: 100 };
-    if (passes(result.scaled, this.cmi5.getLaunchData().masteryScore)) this.enqueue(() => this.cmi5.pass(score), "the passed statement");
-    else this.enqueue(() => this.cmi5.fail(score), "the failed statement");
+    if (passes(result.scaled, this.cmi5.getLaunchData().masteryScore)) void this.cmi5.pass(score);
+    else void this.cmi5.fail(score);
   }
 
   /**
@@ -132,18 +140,37 @@ export class Cmi5Reporter {
     const latency = { start: new Date(0), end: new Date(check.latencyMs) };
     const predicted = [...check.predicted].sort();
     const tray = [...check.tray].sort();
-    this.enqueue(() => this.cmi5.interactionChoice("predictions", question, predicted, tray, undefined, name, undefined, check.matched, latency), "a checked prediction");
+    void this.cmi5.interactionChoice("predictions", question, predicted, tray, undefined, name, undefined, check.matched, latency);
   }
 
-  /** The learner leaves: the resume data, then terminated, once; then the LMS's return address, if it gave one. @param {{andReturn: boolean, resume: string}} options */
-  terminate({ andReturn, resume }) {
-    if (this.terminated) return this.queue;
-    this.keep(resume);
-    this.terminated = true;
-    return this.enqueue(async () => {
-      await this.cmi5.terminate();
-      const back = this.cmi5.getLaunchData().returnURL;
-      if (andReturn && back) location.assign(back);
-    }, "the terminated statement");
+  /**
+   * The learner ends the session (Exit activity): the resume data, then terminated, once;
+   * then the LMS's return address, if it gave one, once the record store accepted
+   * terminated, or at the second try (the page's going sends what is left once more).
+   * Resolves with whether it was accepted.
+   * @param {string} resume
+   */
+  async exit(resume) {
+    const accepted = await this.terminate(resume);
+    const back = this.cmi5.getLaunchData().returnURL;
+    if ((accepted || this.exitTried) && back) location.assign(back);
+    this.exitTried = true;
+    return accepted;
+  }
+
+  /** The page is going (closed, or left for another): terminated if not yet, and everything not yet accepted goes now. @param {string} resume */
+  leave(resume) {
+    void this.terminate(resume);
+    this.outbox.flush();
+  }
+
+  /** The resume data and terminated, once; resolves with whether the store accepted terminated. @param {string} resume */
+  terminate(resume) {
+    if (!this.terminating) {
+      this.keep(resume);
+      this.terminated = true;
+      this.terminating = /** @type {Promise<boolean>} */ (/** @type {unknown} */ (this.cmi5.terminate()));
+    }
+    return this.terminating;
   }
 }
