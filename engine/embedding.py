@@ -10,10 +10,12 @@ A text's vector, as model2vec computes it (``normalize=True``, ``max_length`` 51
     vector    the mean of the tokens' vectors, divided by its length; a text left with no
               token (empty, or only unknown words) has the zero vector and scores 0
 
-Each token's vector is the file's int8 row times the row's float32 scale, rounded to float32
-as numpy computes it. Sums here are exact (``math.fsum``) where model2vec's are float32, so the
-two agree within about 1e-7. The cosine of a question ``q`` (tokens ``v_1..v_n``) with a record
-vector ``d`` splits exactly into one part per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
+Each token's vector is the file's int8 row times the row's float32 scale, a product a double
+holds exactly (model2vec is given it rounded to float32, and adds in float32: the two agree
+within about 1e-7). A text's sum of token vectors is exact, then rounded once, so it has the
+same bits in every Python; dot products and lengths use ``math.fsum``. The cosine of a
+question ``q`` (tokens ``v_1..v_n``) with a record vector ``d`` splits exactly into one part
+per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
 
     cos(q, d) = Σ_i  v_i · d / (‖Σ_j v_j‖ ‖d‖)
 """
@@ -25,6 +27,7 @@ import math
 import struct
 import sys
 from array import array
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import mul
@@ -70,6 +73,7 @@ class Embedded:
     pieces: tuple[Piece, ...]  # the tokens whose vectors were averaged, in order
     unknown: tuple[Piece, ...]  # unknown tokens, dropped as model2vec drops them
     truncated: bool  # the text was longer than model2vec reads
+    total_length: float  # ‖Σ v_j‖, the length of the tokens' vectors added up (0 when none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,10 @@ class Near:
     id: int
     token: str
     cosine: float
+
+
+# An int8 byte's value plus 128, as an unsigned byte.
+_PLUS_128 = bytes((b + 128) % 256 for b in range(256))
 
 
 def default_vector_path() -> Path:
@@ -137,9 +145,19 @@ class StaticEmbedding:
         self.median_token_length = int(median)
         scales_at, rows_at, neighbours_at = offsets
         self._scales = _little_endian_array("f", data[scales_at:rows_at])
+        if not all(math.isfinite(scale) for scale in self._scales):
+            raise ValueError("a row's scale is not a finite number")
         self._rows = memoryview(data)[rows_at:neighbours_at]
         self._neighbours = _little_endian_array("H", data[neighbours_at:])
         self._vectors: dict[int, array[float]] = {}
+        # Sums of rows in integers: every scale times 2**shift is a whole number (a float32 has a
+        # 24-bit mantissa), so Σ row_i * scale_i = Σ row_i * multiplier_i / 2**shift exactly.
+        exponents = [math.frexp(scale)[1] for scale in self._scales if scale]
+        self._shift = 24 - min(exponents, default=24)
+        self._multipliers = [int(scale * 2.0**self._shift) for scale in self._scales]
+        # The packed sums need multipliers of one sign; a file with a negative scale adds with fsum.
+        self._packable = min(self._multipliers, default=0) >= 0
+        self._largest_multiplier = max(self._multipliers, default=0)
         self._norms: dict[int, float] = {}
 
     # -- reading --------------------------------------------------------------------------
@@ -186,8 +204,6 @@ class StaticEmbedding:
             embedding = cls(bytes(data), header, tokens, (scales_at, rows_at, neighbours_at))
         except ValueError as error:
             raise VectorFileError(str(error)) from None
-        if not all(math.isfinite(scale) for scale in embedding._scales):
-            raise VectorFileError("a row's scale is not a finite number")
         if k and max(embedding._neighbours) >= n:
             raise VectorFileError(f"a neighbour id is not below {n}, the number of tokens")
         return embedding
@@ -199,16 +215,15 @@ class StaticEmbedding:
         return self.tokenizer.vocabulary[token_id]
 
     def vector(self, token_id: int) -> array[float]:
-        """A token's vector (float32 values), decoded from its int8 row once and kept."""
+        """A token's vector, decoded from its int8 row once and kept."""
         vector = self._vectors.get(token_id)
         if vector is None:
             if not 0 <= token_id < self.size:
                 raise IndexError(f"token id {token_id} is not below {self.size}")
             start = token_id * self.dims
             scale = self._scales[token_id]
-            # int8 times a float32 is exact in a double; array("f") then rounds it as numpy's float32 product.
             row = self._rows[start : start + self.dims].cast("b")
-            vector = self._vectors[token_id] = array("f", [q * scale for q in row])
+            vector = self._vectors[token_id] = array("d", [q * scale for q in row])
         return vector
 
     def _length(self, token_id: int) -> float:
@@ -236,7 +251,7 @@ class StaticEmbedding:
             truncated = True
         used = tuple(piece for piece in pieces if piece.id != self.unk_id)
         unknown = tuple(piece for piece in pieces if piece.id == self.unk_id)
-        sums = self._sums(used)
+        sums = self._sums([piece.id for piece in used])
         length = _norm(sums)
         if not length:
             vector = tuple(0.0 for _ in range(self.dims))
@@ -244,12 +259,29 @@ class StaticEmbedding:
             vector = tuple(s / length for s in sums)
         else:
             vector = tuple(s / len(used) for s in sums)
-        return Embedded(vector, used, unknown, truncated)
+        return Embedded(vector, used, unknown, truncated, length)
 
-    def _sums(self, pieces: Sequence[Piece]) -> list[float]:
-        if not pieces:
-            return [0.0] * self.dims
-        return [math.fsum(column) for column in zip(*(self.vector(piece.id) for piece in pieces), strict=True)]
+    def _sums(self, ids: Sequence[int]) -> list[float]:
+        """Σ of the tokens' vectors, each component the exact sum rounded once."""
+        multipliers = self._multipliers
+        # Each row is packed into one integer, a 64-bit field per dimension holding row + 128
+        # (never negative), so adding the rows times their multipliers is a few integer
+        # operations per token; valid while no field can reach 2**64.
+        if not self._packable or len(ids) * 255 * self._largest_multiplier >= 2**64:
+            return [math.fsum(column) for column in zip(*(self.vector(i) for i in ids), strict=True)] or [
+                0.0
+            ] * self.dims
+        total = weight = 0
+        # A token repeated (the, of, a full stop) is packed once; the total is exact in any order.
+        for token_id, count in Counter(ids).items():
+            start = token_id * self.dims
+            fields = bytearray(8 * self.dims)
+            fields[::8] = self._rows[start : start + self.dims].tobytes().translate(_PLUS_128)
+            total += count * multipliers[token_id] * int.from_bytes(fields, "little")
+            weight += count * multipliers[token_id]
+        sums = _little_endian_array("Q", total.to_bytes(8 * self.dims, "little"))
+        bias, unit = 128 * weight, 2.0**-self._shift
+        return [(field - bias) * unit for field in sums]
 
     def parts(self, question: str | Embedded, record_vector: Sequence[float]) -> tuple[Part, ...]:
         """Each question token's share of the cosine with a record: ``v_i · d / (‖Σ v_j‖ ‖d‖)``.
@@ -258,7 +290,7 @@ class StaticEmbedding:
         side has no vector). A token asked twice has two parts.
         """
         asked = self.embed(question) if isinstance(question, str) else question
-        length = _norm(self._sums(asked.pieces)) * _norm(record_vector)
+        length = asked.total_length * _norm(record_vector)
         if not length:
             return tuple(Part(piece, 0.0) for piece in asked.pieces)
         return tuple(Part(piece, _dot(self.vector(piece.id), record_vector) / length) for piece in asked.pieces)
@@ -328,48 +360,97 @@ def _little_endian_array(code: str, data: bytes) -> array[Any]:
 def project_2d(vectors: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
     """The vectors' coordinates on their first two principal components (PCA of the centred vectors).
 
-    Each component comes from power iteration on ``XᵀX`` (deflated for the second), started
-    from the longest centred vector, so the result is the same everywhere; each axis's sign
-    makes its largest coordinate (by size, first on ties) positive. An axis the vectors do not
-    spread along (one vector, or all on a line) is all zeros.
+    The components are the top two eigenvectors of the centred vectors' Gram matrix ``X Xᵀ``
+    (or of ``XᵀX`` when there are more vectors than dimensions), found by subspace iteration
+    from a fixed start, so the result is the same everywhere. Each axis's sign makes its
+    largest coordinate (by size, first on ties) positive. An axis the vectors do not spread
+    along (one vector, or all on a line) is all zeros.
     """
     n = len(vectors)
     if n == 0:
         return []
     means = [math.fsum(column) / n for column in zip(*vectors, strict=True)]
-    centred = [[x - m for x, m in zip(vector, means, strict=True)] for vector in vectors]
-    # Spread below this is rounding left by centring or deflation, not a direction.
-    tiny = 1e-9 * max(_norm(row) for row in centred)
-    rows = centred
+    rows = [[x - m for x, m in zip(vector, means, strict=True)] for vector in vectors]
+    dims = len(means)
+    by_points = n <= dims
+    space = rows if by_points else [list(column) for column in zip(*rows, strict=True)]
+    # The smaller of X Xᵀ (points by points) and XᵀX (dimensions by dimensions).
+    matrix = [[0.0] * len(space) for _ in space]
+    for i, a in enumerate(space):
+        for j in range(i, len(space)):
+            matrix[i][j] = matrix[j][i] = _dot(a, space[j])
     coordinates: list[list[float]] = []
-    for _ in range(2):
-        axis = _principal_axis(rows, tiny) if tiny else None
-        if axis is None:
+    top = 0.0
+    for value, vector in _top_two(matrix):
+        top = max(top, value)
+        if value <= 1e-12 * top or value <= 0.0:
             coordinates.append([0.0] * n)
             continue
-        values = [_dot(row, axis) for row in centred]
+        # Along an eigenvector u of X Xᵀ, point i lies at √λ u_i; along one w of XᵀX, at x_i · w.
+        values = [math.sqrt(value) * u for u in vector] if by_points else [_dot(row, vector) for row in rows]
         largest = max(range(n), key=lambda i: (abs(values[i]), -i))
         coordinates.append([-v for v in values] if values[largest] < 0 else values)
-        # Deflate: what is left of each row once its part along this axis is taken away.
-        rows = [[x - _dot(row, axis) * a for x, a in zip(row, axis, strict=True)] for row in rows]
     return [(x + 0.0, y + 0.0) for x, y in zip(coordinates[0], coordinates[1], strict=True)]
 
 
-def _principal_axis(rows: list[list[float]], tiny: float, iterations: int = 500) -> list[float] | None:
-    """The unit vector along which the rows spread most, or None when no row is longer than ``tiny``."""
-    lengths = [_norm(row) for row in rows]
-    longest = max(range(len(rows)), key=lambda i: (lengths[i], -i))
-    if lengths[longest] <= tiny:
-        return None
-    axis = [x / lengths[longest] for x in rows[longest]]
-    columns = list(zip(*rows, strict=True))
+def _top_two(matrix: list[list[float]], iterations: int = 300) -> list[tuple[float, list[float]]]:
+    """The two largest eigenvalues of a symmetric positive semi-definite matrix, with unit eigenvectors.
+
+    Subspace iteration on two vectors (started from the matrix's two longest columns), then the
+    exact eigenvectors of the 2x2 matrix the subspace sees (Rayleigh-Ritz). Two equal top
+    eigenvalues slow nothing down: only the gap to the third one matters.
+    """
+    size = len(matrix)
+    if size == 1:
+        return [(matrix[0][0], [1.0]), (0.0, [0.0])]
+    lengths = [_norm(column) for column in matrix]
+    order = sorted(range(size), key=lambda i: (-lengths[i], i))
+    basis = _orthonormal([matrix[i] for i in order])
+    if not basis:
+        return [(0.0, [0.0] * size), (0.0, [0.0] * size)]
     for _ in range(iterations):
-        along = [_dot(row, axis) for row in rows]
-        pulled = [_dot(column, along) for column in columns]
-        length = _norm(pulled)
-        new = [x / length for x in pulled]
-        change = _norm([a - b for a, b in zip(new, axis, strict=True)])
-        axis = new
-        if change < 1e-13:
+        pulled = _orthonormal([[_dot(row, b) for row in matrix] for b in basis])
+        if len(pulled) < len(basis):
             break
-    return axis
+        # How far the new vectors lie from the old plane: the plane converges, not each vector.
+        moved = max(_norm(_minus_projection(p, basis)) for p in pulled)
+        basis = pulled
+        if moved < 1e-11:
+            break
+    images = [[_dot(row, b) for row in matrix] for b in basis]
+    if len(basis) == 1:
+        return [(_dot(basis[0], images[0]), basis[0]), (0.0, [0.0] * size)]
+    a, b, c = _dot(basis[0], images[0]), _dot(basis[0], images[1]), _dot(basis[1], images[1])
+    middle, spread = (a + c) / 2, math.hypot((a - c) / 2, b)
+    pairs = []
+    for value in (middle + spread, middle - spread):
+        # An eigenvector of [[a, b], [b, c]] for this value, in the subspace's coordinates.
+        p, q = (b, value - a) if abs(value - a) >= abs(value - c) else (value - c, b)
+        if p == 0.0 and q == 0.0:
+            p, q = (1.0, 0.0) if value == middle + spread else (0.0, 1.0)
+        r = math.hypot(p, q)
+        pairs.append((value, [(p * x + q * y) / r for x, y in zip(basis[0], basis[1], strict=True)]))
+    return pairs
+
+
+def _minus_projection(v: list[float], basis: list[list[float]]) -> list[float]:
+    """What is left of ``v`` once its parts along the orthonormal ``basis`` are taken away."""
+    for b in basis:
+        along = _dot(v, b)
+        v = [x - along * y for x, y in zip(v, b, strict=True)]
+    return v
+
+
+def _orthonormal(candidates: list[list[float]]) -> list[list[float]]:
+    """The first two of the vectors made orthonormal in turn (Gram-Schmidt, twice for accuracy),
+    skipping any that adds no new direction."""
+    basis: list[list[float]] = []
+    scale = max((_norm(v) for v in candidates), default=0.0)
+    for v in candidates:
+        if len(basis) == 2 or not scale:
+            break
+        w = _minus_projection(_minus_projection(v, basis), basis)
+        length = _norm(w)
+        if length > 1e-10 * scale:
+            basis.append([x / length for x in w])
+    return basis

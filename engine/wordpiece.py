@@ -23,6 +23,7 @@ Offsets count code points of the text given, as ``tokenizers``' Python ``Encodin
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -139,6 +140,13 @@ class WordPiece:
         self.special_tokens: tuple[str, ...] = tuple(special_tokens)
         self._longest = max(len(token) for token in self.vocabulary)
         self._classes = _classes()
+        # ASCII text (most of it) takes a shortcut: no character of it decomposes, is a mark or
+        # CJK, so cleaning is a translation and the words a regular expression's matches.
+        ascii_chars = [chr(code) for code in range(128)]
+        self._ascii_clean = {ord(c): self._spaced(c) or None for c in ascii_chars if self._spaced(c) != c}
+        spaces = "".join(f"\\x{ord(c):02x}" for c in ascii_chars if self._kind(c) == _SPACE)
+        marks = "".join(f"\\x{ord(c):02x}" for c in ascii_chars if self._kind(c) == _PUNCTUATION)
+        self._ascii_words = re.compile(f"[^{spaces}{marks}]+|[{marks}]")
         # Per character: its normalised text, and whether canonical reordering could move it.
         self._chars: dict[str, tuple[str, bool]] = {}
         self._kinds: dict[str, int] = {}
@@ -229,13 +237,25 @@ class WordPiece:
         if not segment:
             return
         normalized, origins = self._normalize(segment, base)
-        for a, b in self._word_spans(normalized):
+        spans = (
+            [m.span() for m in self._ascii_words.finditer(normalized)]
+            if normalized.isascii()
+            else self._word_spans(normalized)
+        )
+        for a, b in spans:
             for text, token_id, start, end in self._word_pieces(normalized[a:b]):
                 span = origins[a + start : a + end]
                 pieces.append(Piece(text, token_id, min(span), max(span) + 1))
 
-    def _normalize(self, segment: str, base: int) -> tuple[str, list[int]]:
+    def _normalize(self, segment: str, base: int) -> tuple[str, Sequence[int]]:
         """The normalised text, with each of its characters' index in the original text."""
+        if segment.isascii():
+            cleaned = segment.translate(self._ascii_clean)
+            if self.lowercase:
+                cleaned = cleaned.lower()
+            if len(cleaned) == len(segment):
+                return cleaned, range(base, base + len(segment))
+            return cleaned, [i for i, c in enumerate(segment, base) if self._ascii_clean.get(ord(c), c)]
         parts: list[str] = []
         origins: list[int] = []
         chars = self._chars

@@ -114,14 +114,17 @@ def test_long_texts_are_cut_as_model2vec_cuts_them() -> None:
         assert np.allclose(short.embed(text).vector, model.encode(text), atol=1e-7), text
 
 
-def random_vocabulary_file(seed: int) -> tuple[bytes, Tokenizer]:
-    """Random int8 rows and float32 scales over letters, continuations and a few words."""
+def random_vocabulary_file(seed: int, smallest_scale: float = 0.001) -> tuple[bytes, Tokenizer]:
+    """Random int8 rows and float32 scales (up to 0.02) over letters, continuations and a few words."""
     rng = random.Random(seed)
     letters = "abcdefghijklmnopqrstuvwxyz"
     words = "server servers live where do our team production deploy ##ment ##ing un ##able 日 本 1 ##9".split()
     tokens = list(dict.fromkeys([*BERT_SPECIAL_TOKENS, *words, *letters, *("##" + x for x in letters), *"!?.,'-$%"]))
     rows = [[rng.randint(-127, 127) for _ in range(16)] for _ in tokens]
-    scales = [struct.unpack("<f", struct.pack("<f", rng.uniform(0.001, 0.02)))[0] for _ in tokens]
+    scales = [
+        struct.unpack("<f", struct.pack("<f", rng.choice([smallest_scale, rng.uniform(0.001, 0.02)])))[0]
+        for _ in tokens
+    ]
     return write_rwse(tokens, rows, scales), bert_tokenizer(tokens)
 
 
@@ -148,6 +151,24 @@ def test_random_vectors_equal_model2vec(text: str, record: str) -> None:
     assert math.isclose(
         math.fsum(p.contribution for p in parts), cosine(embedded.vector, record_vector), rel_tol=1e-12, abs_tol=1e-12
     )
+
+
+# Scales from 1e-30 to 0.02: too far apart for the sums packed in 64-bit integers, added by fsum.
+WIDE = StaticEmbedding.from_bytes(random_vocabulary_file(7, smallest_scale=1e-30)[0])
+
+
+@pytest.mark.parametrize("embedding", [RANDOM, WIDE], ids=["packed", "fsum"])
+@settings(max_examples=100, deadline=None)
+@given(ids=st.lists(st.integers(0, RANDOM.size - 1), max_size=600))
+def test_sums_are_exact(embedding: StaticEmbedding, ids: list[int]) -> None:
+    """A text's vector is its tokens' exact sum rounded once (then scaled): fsum's bits, in any order."""
+    text = " ".join(embedding.token(i).removeprefix("##") for i in ids if i != embedding.unk_id)
+    embedded = embedding.embed(text)
+    columns = zip(*(embedding.vector(p.id) for p in embedded.pieces), strict=True)
+    sums = [math.fsum(column) for column in columns] or [0.0] * embedding.dims
+    length = math.sqrt(math.fsum(x * x for x in sums))
+    assert embedded.total_length == length
+    assert embedded.vector == tuple(x / length if length else 0.0 for x in sums)
 
 
 def test_the_file_is_checked_with_clear_messages() -> None:
@@ -209,6 +230,26 @@ def test_project_2d_keeps_distances_of_a_plane_and_matches_numpy() -> None:
     for axis in range(2):
         assert got[np.argmax(np.abs(got[:, axis])), axis] > 0
     assert project_2d(vectors.tolist()) == project_2d(vectors.tolist())
+
+
+def test_project_2d_of_a_circle_keeps_its_distances() -> None:
+    """Equal spread in two directions (the two top eigenvalues equal): any rotation of the
+    circle in its plane is right, so the distances between points are what is checked."""
+    rng = np.random.default_rng(5)
+    basis = np.linalg.qr(rng.normal(size=(8, 8)))[0][:, :2]
+    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    circle = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    got = np.array(project_2d((circle @ basis.T + 1.0).tolist()))
+    distances = np.linalg.norm(circle[:, None] - circle[None], axis=2)
+    assert np.allclose(np.linalg.norm(got[:, None] - got[None], axis=2), distances, atol=1e-9)
+
+
+def test_project_2d_with_more_vectors_than_dimensions_matches_numpy() -> None:
+    rng = np.random.default_rng(8)
+    vectors = rng.normal(size=(40, 3)) * [4.0, 2.0, 0.5]
+    got = np.array(project_2d(vectors.tolist()))
+    u, s, _ = np.linalg.svd(vectors - vectors.mean(axis=0), full_matrices=False)
+    assert np.allclose(np.abs(got), np.abs(u[:, :2] * s[:2]), atol=1e-9)
 
 
 # -- the shipped file ------------------------------------------------------------------------

@@ -102,6 +102,16 @@ def test_equals_tokenizers_on_generated_texts(text: str) -> None:
     assert_same(OURS, SMALL, text)
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.text(st.characters(max_codepoint=127), max_size=30)
+    | st.lists(st.sampled_from(SMALL_VOCABULARY)).map(" ".join)
+)
+def test_equals_tokenizers_on_ascii_texts(text: str) -> None:
+    """ASCII text takes a shortcut (a translation and a regular expression): the same tokens."""
+    assert_same(OURS, SMALL, text)
+
+
 @pytest.mark.parametrize(
     "options",
     [
