@@ -2,9 +2,10 @@
 // (page-core.js), sets each panel up from one shared context, performs the effects the
 // panels own, and stages the page's start-up around Python's.
 
-import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { loadNotebook } from "./browser/notes.js";
+import { rememberedStore } from "./browser/store-file.js";
 import { createPage, createPerformers, initialState } from "./core/page-core.js";
+import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
@@ -19,7 +20,7 @@ import * as results from "./panels/results.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
 import { Player } from "./views/player.js";
-import { rememberedStore } from "./browser/store-file.js";
+import { createPlaced } from "./views/view.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */
 
@@ -43,7 +44,7 @@ function setUp({ boot, state }, ready) {
   const performers = createPerformers();
   const page = createPage(state, performers.perform);
   const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
-  const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot });
+  const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced() });
   const next = (/** @type {number} */ index) => {
     if (index === PANELS.length) {
       performers.ready();

@@ -6,7 +6,7 @@ import { renderComparison } from "../views/render.js";
 import { place, setHidden, setText } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
-export function setUp({ byId, dispatch, state }) {
+export function setUp({ byId, dispatch, state, placed }) {
   const capture = byId("baseline-capture");
   const clear = byId("baseline-clear");
   const show = () => {
@@ -14,12 +14,12 @@ export function setUp({ byId, dispatch, state }) {
     setText(capture, notebook.baseline ? "Replace baseline" : "Capture baseline");
     setHidden(clear, !notebook.baseline);
     if (!notebook.baseline) {
-      place("baseline-comparison", "");
+      place(placed, "baseline-comparison", "");
       return;
     }
     const before = /** @type {import("../core/observations.js").Snapshot} */ (notebook.baseline);
     const after = snapshot(shown);
-    place("baseline-comparison", renderComparison(before, after, compare(before, after)));
+    place(placed, "baseline-comparison", renderComparison(before, after, compare(before, after)));
   };
   capture.addEventListener("click", () => dispatch({ type: "baseline-captured" }));
   clear.addEventListener("click", () => {

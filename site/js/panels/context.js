@@ -21,6 +21,7 @@ import { queryOf } from "../core/page-core.js";
  * @property {() => State} state  the current state, to read
  * @property {import("../python/engine-client.js").EngineClient} engine
  * @property {import("../views/player.js").Player} player
+ * @property {import("../views/view.js").Placed} placed  what the views last placed, which every view is placed through
  * @property {Boot} boot
  * @property {(extra?: Record<string, string>) => string} link  the current configuration's address
  */

@@ -7,7 +7,7 @@ import { renderVerdict } from "../views/render.js";
 import { place, setDisabled, showPredictionChoices } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
-export function setUp({ byId, dispatch, state, player }) {
+export function setUp({ byId, dispatch, state, player, placed }) {
   const choices = /** @type {HTMLFieldSetElement} */ (byId("prediction-choices"));
   const predicted = () =>
     [...choices.querySelectorAll('input[name="predict"]:checked')].map((input) => /** @type {HTMLInputElement} */ (input).value);
@@ -24,11 +24,11 @@ export function setUp({ byId, dispatch, state, player }) {
       const final = player.stage === 4;
       setDisabled(choices, final);
       if (!final) {
-        place("prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
+        place(placed, "prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
       } else if (predictionMade) {
-        place("prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
+        place(placed, "prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
       } else {
-        place("prediction-verdict", html`To predict, press Restart inspection, mark the records you expect, then Play.`);
+        place(placed, "prediction-verdict", html`To predict, press Restart inspection, mark the records you expect, then Play.`);
       }
     },
     // One box per record on the current page; turning pages keeps what was marked.

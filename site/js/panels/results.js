@@ -5,7 +5,7 @@ import { defaultChoice, labelsOf } from "../core/page-core.js";
 import { adoptPrerendered, setPending, showChosen, showNotices, showResult } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
-export function setUp({ byId, dispatch, state, boot }) {
+export function setUp({ byId, dispatch, state, boot, placed }) {
   const experiment = byId("experiment");
   byId("records-body").addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("[data-choose]");
@@ -16,12 +16,12 @@ export function setUp({ byId, dispatch, state, boot }) {
   return {
     // The views hold the build's result for the site's own store, as tools/prerender.mjs made it.
     "adopt-prerendered": () =>
-      adoptPrerendered(boot.result, { tenantLabels: labelsOf(boot.store), chosenId: defaultChoice(boot.result), page: 0 }),
+      adoptPrerendered(placed, boot.result, { tenantLabels: labelsOf(boot.store), chosenId: defaultChoice(boot.result), page: 0 }),
     "show-result": () => {
       const { shown, tenantLabels, chosenId, page } = state();
-      showResult(shown, { tenantLabels, chosenId, page });
+      showResult(placed, shown, { tenantLabels, chosenId, page });
     },
-    "show-chosen": () => showChosen(state().shown, state().chosenId),
+    "show-chosen": () => showChosen(placed, state().shown, state().chosenId),
     pending: ({ on }) => setPending(on),
     "show-notices": ({ messages }) => showNotices(messages),
     // The policy asked for last and the one the views show, as query strings: a test

@@ -20,7 +20,7 @@
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, left out of the answer if they match
-// worker → its own nested worker (engine-worker.js's warmCodeCache), and back when done
+// worker → its own nested worker (worker-warmer.js's warmCodeCache), and back when done
 //   {type: "rw:warm", urls: string[], snapshot: {url: string, bytes: Uint8Array} | null}
 //                                                keep the snapshot of Python's memory (its
 //                                                bytes transferred, not copied) and import
@@ -59,7 +59,7 @@
  * @property {string} abiVersion     for the inline lock, so pyodide-lock.json is not fetched
  * @property {string} snapshotURL    Cache Storage key of this build's Python memory snapshot
  * @property {string[]} warmModules  the page's script files (build.py bundles the modules) that load
- *   without a DOM: engine-start.js preloads them, engine-worker.js's warmCodeCache imports them once more
+ *   without a DOM: engine-start.js preloads them, worker-warmer.js's warmCodeCache imports them once more
  * @property {string[]} pageModules  all the page's script files: page-code-cache.js loads them once more
  */
 

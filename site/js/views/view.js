@@ -1,5 +1,6 @@
 // The page's DOM: reading and writing the controls, and placing rendered results.
-// Markup comes from render.js; this module only decides where it goes.
+// Markup comes from render.js; this module only decides where it goes. What it placed
+// last is remembered in one Placed object (createPlaced), which the page passes in.
 
 import { whenIdle } from "../browser/idle.js";
 import { PAGE_SIZE } from "../core/page-core.js";
@@ -26,25 +27,40 @@ import {
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** The markup last placed in each container: an unchanged view is not rebuilt. */
-const placed = new Map();
-/** The items last placed in list containers (cards, rows), one markup per child element. */
-const placedItems = new Map();
+/**
+ * While the views still show the build's result: that result, the ids of those views
+ * and the views whose markup is still to be remembered as placed.
+ * @typedef {{result: Result, context: ViewContext, ids: Set<string>, views: [string, () => unknown][]}} Prerendered
+ */
 
 /**
+ * What the views last placed, so that an unchanged view is not rebuilt.
+ * @typedef {object} Placed
+ * @property {Map<string, string>} markup  the markup in each container
+ * @property {Map<string, string[]>} items  the items of list containers (cards, rows), one markup per child element
+ * @property {Prerendered | null} prerendered  the build's result, while the views still show it (adoptPrerendered)
+ */
+
+/** Nothing placed yet: the page makes one, which every view is placed through. @returns {Placed} */
+export function createPlaced() {
+  return { markup: new Map(), items: new Map(), prerendered: null };
+}
+
+/**
+ * @param {Placed} placed
  * @param {string} id
  * @param {unknown} markup  markup, or a list of one-element markups (cards, rows)
  */
-export function place(id, markup) {
+export function place(placed, id, markup) {
   // A result view is compared with the markup it shows, and then no longer shows the build's result.
-  if (prerendered?.ids.has(id)) rememberPrerendered();
+  if (placed.prerendered?.ids.has(id)) rememberPrerendered(placed);
   if (Array.isArray(markup)) {
-    placeItems(id, markup.map(String));
+    placeItems(placed, id, markup.map(String));
     return;
   }
   const html = String(markup);
-  if (placed.get(id) === html) return;
-  placed.set(id, html);
+  if (placed.markup.get(id) === html) return;
+  placed.markup.set(id, html);
   const element = byId(id);
   if (html === "" && !element.firstChild) return;
   // A live region is replaced whole, as a screen reader expects to read it again; the
@@ -60,12 +76,12 @@ export function place(id, markup) {
  * A list of one-element markups: when only some differ (a budget change moves a
  * few records between the tray and "over budget"), only those elements are
  * rewritten; parsing and laying out every card and row again costs milliseconds.
- * @param {string} id @param {string[]} items
+ * @param {Placed} placed @param {string} id @param {string[]} items
  */
-function placeItems(id, items) {
-  const before = placedItems.get(id);
+function placeItems(placed, id, items) {
+  const before = placed.items.get(id);
   const element = byId(id);
-  placedItems.set(id, items);
+  placed.items.set(id, items);
   if (!before || before.length !== items.length || element.childNodes.length !== items.length) {
     element.innerHTML = items.join("");
     return;
@@ -225,48 +241,42 @@ function resultViews(result, context) {
 }
 
 /**
- * While the views still show the build's result: that result, the ids of those views
- * and the views whose markup is still to be remembered as placed.
- * @type {{result: Result, context: ViewContext, ids: Set<string>, views: [string, () => unknown][]} | null}
- */
-let prerendered = null;
-
-/**
  * The page arrives with the build's result already in its views, made by this same
  * renderer (tools/prerender.mjs). Python's first answer is usually that same result:
  * then nothing is rendered, rebuilt or laid out again. The markup is remembered later,
  * one view per idle moment, so that the next change rebuilds only what differs.
+ * @param {Placed} placed
  * @param {Result} result  the prerendered result
  * @param {ViewContext} context  as at build time
  */
-export function adoptPrerendered(result, context) {
+export function adoptPrerendered(placed, result, context) {
   const views = resultViews(result, context);
-  prerendered = { result, context, ids: new Set(views.map(([id]) => id)), views };
+  placed.prerendered = { result, context, ids: new Set(views.map(([id]) => id)), views };
 }
 
-/** Remember one prerendered view's markup as placed. @param {[string, () => unknown]} view */
-function rememberView([id, markup]) {
+/** Remember one prerendered view's markup as placed. @param {Placed} placed @param {[string, () => unknown]} view */
+function rememberView(placed, [id, markup]) {
   const made = markup();
-  if (Array.isArray(made)) placedItems.set(id, made.map(String));
-  else placed.set(id, String(made));
+  if (Array.isArray(made)) placed.items.set(id, made.map(String));
+  else placed.markup.set(id, String(made));
 }
 
-/** Remember what is left of the prerendered markup, now: a result view is about to change. */
-function rememberPrerendered() {
-  if (!prerendered) return;
-  for (const view of prerendered.views) rememberView(view);
-  prerendered = null;
+/** Remember what is left of the prerendered markup, now: a result view is about to change. @param {Placed} placed */
+function rememberPrerendered(placed) {
+  if (!placed.prerendered) return;
+  for (const view of placed.prerendered.views) rememberView(placed, view);
+  placed.prerendered = null;
 }
 
-/** Remember the prerendered markup in idle moments, one view each, unless placing one comes first. */
-function rememberPrerenderedWhenIdle() {
+/** Remember the prerendered markup in idle moments, one view each, unless placing one comes first. @param {Placed} placed */
+function rememberPrerenderedWhenIdle(placed) {
   const next = () => {
-    const view = prerendered?.views.shift();
+    const view = placed.prerendered?.views.shift();
     if (!view) {
-      prerendered = null;
+      placed.prerendered = null;
       return;
     }
-    rememberView(view);
+    rememberView(placed, view);
     idle(next);
   };
   idle(next);
@@ -288,21 +298,25 @@ export function sameData(a, b) {
   return keys.every((key) => Object.hasOwn(b, key) && sameData(/** @type {any} */ (a)[key], /** @type {any} */ (b)[key]));
 }
 
-/** Whether result, shown as context says, is what the prerendered views already show. @param {Result} result @param {ViewContext} context */
-function showsPrerendered(result, context) {
+/**
+ * Whether result, shown as context says, is what the prerendered views already show.
+ * @param {Prerendered | null} prerendered @param {Result} result @param {ViewContext} context
+ */
+function showsPrerendered(prerendered, result, context) {
   return prerendered !== null && sameData(context, prerendered.context) && sameData(result, prerendered.result);
 }
 
 /**
  * Place a result in every view, keeping keyboard focus on the same record. Cards,
  * rows and chart show one page of records, so a store of thousands stays responsive.
+ * @param {Placed} placed
  * @param {Result} result
  * @param {ViewContext} context
  */
-export function showResult(result, context) {
+export function showResult(placed, result, context) {
   const focusedRecord = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.choose;
-  if (showsPrerendered(result, context)) rememberPrerenderedWhenIdle();
-  else for (const [id, markup] of resultViews(result, context)) place(id, markup());
+  if (showsPrerendered(placed.prerendered, result, context)) rememberPrerenderedWhenIdle(placed);
+  else for (const [id, markup] of resultViews(result, context)) place(placed, id, markup());
   showPager(result.records.length, context.page);
   setText(byId("question-text"), result.question.text);
   setText(byId("question-own"), result.question.own ? " (your own)" : "");
@@ -351,14 +365,14 @@ export function showPredictionChoices(records, page, checked) {
   byId("prediction-grid").innerHTML = String(renderPredictionChoices(records.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), checked));
 }
 
-/** Choose the record whose score is explained, without re-rendering the rest. */
-export function showChosen(/** @type {Result} */ result, /** @type {string} */ chosenId) {
+/** Choose the record whose score is explained, without re-rendering the rest. @param {Placed} placed @param {Result} result @param {string} chosenId */
+export function showChosen(placed, result, chosenId) {
   for (const row of document.querySelectorAll("#records-body tr")) {
     const chosen = /** @type {HTMLElement} */ (row).dataset.recordId === chosenId;
     row.classList.toggle("chosen", chosen);
     row.querySelector("button")?.setAttribute("aria-pressed", String(chosen));
   }
-  place("score-breakdown", renderBreakdown(result, chosenId));
+  place(placed, "score-breakdown", renderBreakdown(result, chosenId));
 }
 
 /** @param {boolean} pending the views show an older result than the controls */

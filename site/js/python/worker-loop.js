@@ -1,0 +1,90 @@
+// Python's worker's message loop: the page's load and boot messages, its open and run
+// requests answered one at a time with the session of the store in force, and the
+// snapshot made once the page has been idle after an answer. Protocol: protocol.js.
+
+import { MSG, postableError } from "./protocol.js";
+import { load } from "./worker-boot.js";
+import { failed } from "./worker-report.js";
+import { warmHere } from "./worker-warmer.js";
+
+/** @typedef {import("./worker-state.js").WorkerState} WorkerState */
+
+// The snapshot is made once the page has asked nothing for this long after the first
+// answer: while a learner reads it rather than while they change the controls, and
+// never delaying an answer they wait for.
+const IDLE_MS = 2000;
+
+// Refused to a run before any store was accepted (the page opens one first).
+const NO_STORE = JSON.stringify({
+  error: { name: "NoStore", message: "no store is open: open one before asking for an answer", problems: [] },
+});
+
+/** One message from the page (or, in the warmer, from the worker that made it). @param {WorkerState} state @param {any} message */
+export function receive(state, message) {
+  if (message.type === MSG.BOOT) {
+    state.allowBoot(); // at once: the load waits for it
+  } else if (message.type === MSG.LOAD) {
+    if (message.fresh) state.requestInit = { cache: "reload" };
+    state.engineReady ??= load(state, message.runtime);
+    state.engineReady.catch((error) => failed(state, error));
+  } else if (message.type === MSG.WARM) {
+    // This is the code-cache warmer's worker (worker-warmer.js).
+    warmHere(message);
+  } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
+    // One at a time, in order: each run must be answered from the stores opened before it.
+    clearTimeout(state.idleTimer);
+    state.work = state.work.then(() => answer(state, message));
+  }
+}
+
+/**
+ * Open a store: on success its session answers every later run, and the one before is
+ * released; on a refusal the one before stays in force.
+ * @param {WorkerState} state @param {import("pyodide/ffi").PyCallable} openJson @param {string} storeText
+ * @returns {string} the reply, JSON text
+ */
+function openStore(state, openJson, storeText) {
+  const opening = openJson(storeText);
+  try {
+    // undefined when refused (Python's None). Copied: a proxy read from an attribute
+    // is destroyed with the proxy it was read from, and the opening goes below.
+    const session = opening.session?.copy();
+    if (session) {
+      const answerJson = session.answer_json;
+      if (state.current) {
+        state.current.answerJson.destroy();
+        state.current.session.destroy();
+      }
+      state.current = { session, answerJson };
+    }
+    return opening.reply;
+  } finally {
+    opening.destroy();
+  }
+}
+
+/** @param {WorkerState} state @param {any} message  an open or a run request */
+async function answer(state, message) {
+  try {
+    if (!state.engineReady) throw new Error("the engine was asked to run before loading");
+    const { openJson } = await state.engineReady;
+    const { current } = state;
+    const response = message.type === MSG.OPEN ? openStore(state, openJson, message.store) : current ? current.answerJson(message.policy, message.haveTerms ?? "") : NO_STORE;
+    postMessage({ type: MSG.RESULT, id: message.id, response });
+  } catch (error) {
+    postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
+  }
+  // After an answer rather than at boot, so the copy holds everything answering
+  // imports and compiles. The session that answered is in the copy too, where a
+  // restored Python keeps it unreachable (the JavaScript proxy that held it is gone):
+  // one store's worth of memory, and makeSnapshot makes no copy past its size limit.
+  if (message.type === MSG.RUN) state.answeredOnce = true;
+  if (state.answeredOnce && state.saveSnapshotWhenIdle) state.idleTimer = setTimeout(() => whenIdle(state), IDLE_MS);
+}
+
+/** The page has asked nothing for IDLE_MS since an answer: make the snapshot now. @param {WorkerState} state */
+function whenIdle(state) {
+  const save = state.saveSnapshotWhenIdle;
+  state.saveSnapshotWhenIdle = null;
+  save?.();
+}
