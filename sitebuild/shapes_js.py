@@ -66,8 +66,8 @@ def shapes_js() -> str:
     classes = shape_classes()
     keys = {shape.__name__: shape_keys(shape) for shape in classes}
     return (
-        "// Generated from engine/shapes.py by `python build.py --write-tables`; do not edit.\n"
-        "// The JSON shapes that cross the worker boundary, as the engine declares them;\n"
+        "// The JSON shapes that cross the worker boundary, as JSDoc types: engine/shapes.py's.\n"
+        "// Generated from it by `python build.py --write-tables`; do not edit.\n"
         "// tests/test_shapes_js.py checks this copy.\n\n"
         '/** @typedef {import("./tables.js").Policy} Policy  generated from engine/fields.py */\n\n'
         + "\n".join(_typedef(shape) for shape in classes)

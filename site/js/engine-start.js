@@ -25,12 +25,12 @@ const runtime = /** @type {any} */ (
 
 export const engine = new EngineClient(runtime, new URL("./engine-worker.js", import.meta.url));
 
-// The page's script files (build.py bundles its modules into a few), asked for all at
+// The page's script files (sitebuild/bundle.py bundles its modules into a few), asked for all at
 // once: main.js would find them level by level of its imports, one round trip each (over
 // the network on a first visit, through the service worker on a repeat one), while the
 // page waits for them before it can set up.
-// A few per task: asking for a module holds the main thread about a millisecond (five
-// on a slow phone), and this module runs while the first frames are still being drawn.
+// A few per task: asking for a module holds the main thread a moment (longer on a slow
+// phone), and this module runs while the first frames are still being drawn.
 const PRELOADS_PER_TASK = 4;
 
 /** @param {string[]} hrefs */

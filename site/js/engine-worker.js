@@ -1,3 +1,5 @@
+// Python's worker (a module worker), its entry: one state record and the listeners.
+//
 // Python's worker (a module worker): boots Pyodide with the engine, opens the page's
 // store with engine.open_json and answers each policy with the session it keeps.
 // Protocol: python/protocol.js. Its parts are python/worker-*.js: the boot, this

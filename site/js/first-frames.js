@@ -1,3 +1,5 @@
+// The page's one inline script: a fresh visit's first frames, drawn in steps.
+//
 // The first frames of a fresh visit, drawn in steps: the header, then the experiment's
 // text and controls, then its playback, then its pipeline diagram, then everything else.
 // Laid out in one frame, a cold renderer's first frame is a long task on a slow machine;

@@ -1,3 +1,5 @@
+// The page's entry point: its state, its panels and its start-up around Python's.
+//
 // Entry point: reads the boot data and the address, keeps the page's one state
 // (page-core.js), sets each panel up from one shared context, performs the effects the
 // panels own, and stages the page's start-up around Python's.

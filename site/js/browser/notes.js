@@ -1,3 +1,5 @@
+// The notebook's storage in this browser, and its export.
+//
 // The notebook's storage and export. Notes are saved under a versioned key; when
 // storage is blocked or full they live in this tab only and the page says so, and
 // unreadable saved data is kept and offered for export, never dropped silently.

@@ -1,3 +1,5 @@
+// Offline use through the service worker, always optional.
+//
 // Offline support is an extra, never a dependency: if service workers are missing,
 // blocked or sandboxed away, the page works online exactly the same.
 

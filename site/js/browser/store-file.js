@@ -1,3 +1,5 @@
+// An instructor's store file, read in this browser and kept for this tab.
+//
 // Opening an instructor's store file in the page: read locally (nothing is
 // uploaded), parsed here, validated by the engine itself, kept for this tab.
 

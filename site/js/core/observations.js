@@ -1,3 +1,5 @@
+// Experiment records, pure: baselines, their differences, prediction checks, observations.
+//
 // Experiment records, pure: a baseline snapshot and its differences from the current
 // result, the check of a learner's prediction, and notebook observations.
 

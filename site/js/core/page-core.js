@@ -1,3 +1,5 @@
+// The page's one state and its pure update function: events in, next state and effects out.
+//
 // The page's state and every change to it, pure: update(state, event) returns the next
 // state and the effects (plain objects) that the panels perform. No DOM and no timers
 // here, and time comes in with the events, so every transition can be tested under Node.

@@ -1,3 +1,5 @@
+// Inspection timing, pure: elapsed seconds and stages from a start, a speed and pauses.
+//
 // Inspection timing, pure: elapsed inspection seconds from a start, a speed and
 // pause/resume events. No clock is read here; every function takes `now` (ms), so
 // tests can give exact numbers and the player decides where time comes from.

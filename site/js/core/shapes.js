@@ -1,5 +1,5 @@
-// Generated from engine/shapes.py by `python build.py --write-tables`; do not edit.
-// The JSON shapes that cross the worker boundary, as the engine declares them;
+// The JSON shapes that cross the worker boundary, as JSDoc types: engine/shapes.py's.
+// Generated from it by `python build.py --write-tables`; do not edit.
 // tests/test_shapes_js.py checks this copy.
 
 /** @typedef {import("./tables.js").Policy} Policy  generated from engine/fields.py */

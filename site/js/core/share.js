@@ -1,3 +1,5 @@
+// A link's options besides the policy (stage, hidden controls, embedding), read and validated.
+//
 // What an instructor can put in a link besides the policy: the stage to open at,
 // controls to hide (so a class changes one policy) and whether to hide the
 // explanations. Read and validated like the policy fields, with notices.

@@ -1,3 +1,5 @@
+// The policy and its URL form, read and written through the field table.
+//
 // The policy state and its URL form, through the engine's field table (tables.js,
 // generated from engine/fields.py): the rules mirror engine/model.py's parse_policy,
 // and a bad value in a link falls back to the default with a notice naming it.

@@ -1,3 +1,5 @@
+// The baseline panel: keep a result, then compare every later one with it.
+//
 // Capture baseline: keep the current settings and outcomes, then compare every later
 // result with them. The baseline is saved with the notebook.
 

@@ -1,3 +1,5 @@
+// The one context every panel is set up from.
+//
 // What every panel is set up from: one context, so a panel reaches the page's state,
 // the engine and the player the same way, and changes the state only by dispatching.
 

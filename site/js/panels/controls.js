@@ -1,3 +1,5 @@
+// The policy form's panel: control changes become new results.
+//
 // The policy form: a valid change of any control asks for a new result; values that
 // break a rule stay in their box with the rule beside them (view.js), and ask nothing.
 // A keystroke in a text box (your own question) is typing: its result shows at once,

@@ -1,3 +1,5 @@
+// The engine's panel: Python's status and Retry, its requests, and offline use.
+//
 // Python's side of the page: the status line and Retry, the requests the core asks for
 // (opening the active store, running a policy), the timer of a late answer's pending
 // mark, the User Timing marks read by bench/ scripts, and offline use, which waits for

@@ -1,3 +1,5 @@
+// The full-screen panel for the experiment section.
+//
 // Expand experiment: full screen on the experiment section, following the browser's
 // own state (Escape), and explaining itself where full screen is not allowed.
 

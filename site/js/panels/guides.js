@@ -1,3 +1,5 @@
+// The guided experiments' panel: steps applied and followed.
+//
 // Guided experiments: applying a step sets its policy over the defaults and replays the
 // inspection. The step stays in force until a control is changed by hand; once every
 // step of one experiment has reached its final stage, an LMS activity is complete (lms.js).

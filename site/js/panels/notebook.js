@@ -1,3 +1,5 @@
+// The notebook's panel: notes and observations, saved and exported.
+//
 // The notebook: typed notes and added observations, saved in this browser on every
 // change, exported as Markdown. Where storage is blocked or full the notes live in this
 // tab, and saved notes that could not be read are kept and exported, never dropped.

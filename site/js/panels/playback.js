@@ -1,3 +1,5 @@
+// The playback panel: the inspection's controls, shortcuts and replays.
+//
 // The inspection's playback (player.js): its controls and keyboard shortcuts, the stage
 // a link opens at, and the replay from the start when a new result is shown (held still
 // while that result is computed).

@@ -1,3 +1,5 @@
+// The prediction panel: the learner's guess at the tray, checked at stage 4.
+//
 // Predict the tray: the learner marks the records they expect to be selected. Guesses
 // stay open before stage 4; at stage 4 they are locked and checked.
 

@@ -1,3 +1,5 @@
+// The results panel: the result views, the chosen record, paging and notices.
+//
 // The result views (cards, diagram, table, tray, chart, score breakdown), the record
 // whose score is explained, paging through large stores, the pending mark and notices.
 

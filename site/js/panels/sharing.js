@@ -1,4 +1,6 @@
-// The address and the share panel: the address follows the configuration shown, keeping
+// The address and the share panel.
+//
+// The address follows the configuration shown, keeping
 // the instructor's options from the link (hidden controls and explanations, a stage,
 // embedding); the panel writes a link and an iframe snippet for chosen options.
 
@@ -63,7 +65,7 @@ export function setUp({ byId, state, link }) {
   refresh();
   if (sharing.embed) embed();
 
-  // In Chromium, history.replaceState holds the main thread for several milliseconds, so
+  // In Chromium, history.replaceState holds the main thread for a while, so
   // it runs in a task of its own after the answer's (the two would add up to one long
   // task on a slow phone), and once for answers shown in the same task. A message
   // channel rather than a timer: a background tab does not defer it, and a test's fake

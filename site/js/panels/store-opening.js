@@ -1,3 +1,5 @@
+// The store-opening panel: an instructor's own store file.
+//
 // Opening an instructor's store file in the page: read here (nothing is uploaded),
 // checked by the engine itself, which then answers from it; kept for this tab. A
 // refused file leaves the current store in force, with every problem listed.

@@ -1,3 +1,5 @@
+// A slim answer made whole again: the full Result from the answer and the store the page holds.
+//
 // The full result the page renders (shapes.js Result), made from the engine's slim
 // answer and what the page holds already: the store it opened, the open reply's word
 // counts and recency, the outcome table's stages and per-term parts kept from an

@@ -1,3 +1,5 @@
+// Early answers to Pyodide's requests for its runtime files.
+//
 // Answers Pyodide's requests for its runtime files with downloads the worker started
 // earlier. Pyodide fetches its WebAssembly module, the standard library and (through
 // the worker) the engine wheel with its own fetch calls, deep inside loadPyodide; the

@@ -1,3 +1,5 @@
+// The page's side of the worker protocol: the shell around engine-life.js.
+//
 // The page's side of the worker protocol (protocol.js). The rules of the worker's life
 // are engine-life.js's; this shell feeds it events (the page's calls, the worker's
 // messages and errors, the clock) and does what it answers: start and terminate

@@ -1,3 +1,5 @@
+// The engine worker's life, seen from the page, as one pure transition function.
+//
 // The engine worker's life, seen from the page, as one transition function:
 // life(state, event) -> {state, effects}. No DOM, no Worker, no clock: events carry the
 // time, and effects say what to do; engine-client.js does it. So every rule of the

@@ -1,14 +1,16 @@
+// The page's modules loaded once more in a hidden frame, for the code cache.
+//
 // The page's own modules, loaded once more in a hidden frame of the page, so that the
 // first repeat visit finds their compiled code (V8's code cache) as later visits do.
 //
 // Chromium keeps a script's compiled code from its second load out of the service
 // worker's cache, and what a worker compiles does not serve a document. On a first
 // visit the page loads its modules from the network, before the service worker is
-// there; Python's worker then loads them out of its cache (engine-worker.js,
+// there; Python's worker then loads them out of its cache (worker-warmer.js,
 // warmCodeCache), the first load, and this frame the second, as a document. Without it,
-// the first repeat visit compiled every module of the page from its source and was the
-// slowest repeat visit. Started when the worker says it has done its part and the page
-// is idle. modulepreload compiles a module without running it: nothing runs twice.
+// the first repeat visit would compile every module of the page from its source.
+// Started when the worker says it has done its part and the page is idle.
+// modulepreload compiles a module without running it: nothing runs twice.
 //
 // The frame starts empty and is given one module at a time, each in an idle moment once
 // the one before has loaded: a document that asks for every module as it is parsed makes

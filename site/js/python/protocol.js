@@ -1,5 +1,7 @@
-// The worker protocol, written down once. Only JSON text and plain objects cross (and,
-// to the nested worker, one transferred snapshot).
+// The worker protocol, written down once.
+//
+// Only JSON text and plain objects cross (and, to the nested worker, one transferred
+// snapshot).
 //
 // main → worker
 //   {type: "rw:load", runtime: Runtime, fresh: boolean}

@@ -5,7 +5,7 @@
 // zeros. Restored as Pyodide does it, by copying the whole memory into the new one, those
 // pages are written too, and an operating system keeps a written page in RAM even when
 // it holds only zeros, whereas a fresh boot never touches them. So a visit restored from
-// a snapshot would hold about 16 MB more than a fresh one, for the page's whole life.
+// a snapshot would hold those pages more than a fresh one, for the page's whole life.
 //
 // packSnapshot drops the zero pages (half the bytes to keep and to read back).
 // unpackSnapshot gives Pyodide a snapshot of the right length holding only the header,
@@ -13,12 +13,12 @@
 // and a copy function that writes the packed pages straight into Python's memory and
 // no page that is zero: the snapshot's memory never exists twice while Python starts.
 // The worker has Pyodide's restore copy through that function (sparingZeroPages,
-// engine-worker.js). No DOM and no worker globals: Node's tests drive it.
+// worker-snapshots.js). No DOM and no worker globals: Node's tests drive it.
 //
 // A snapshot is also freed as soon as it is done with (free). A buffer a script made is
 // freed the moment the script detaches it, unless a browser API has been handed it: the
-// browser then holds it until its next full garbage collection, which may come half a
-// minute later. Pyodide hands the snapshot to TextEncoder.encodeInto when it makes one,
+// browser then holds it until its next full garbage collection, which may come long
+// after. Pyodide hands the snapshot to TextEncoder.encodeInto when it makes one,
 // and to TextDecoder.decode when it restores one, for a header of a few hundred bytes:
 // keptFromBrowser runs the making or the restoring with those two given a copy instead.
 // A copy read back from Cache Storage would be the browser's own buffer: readKept reads

@@ -1,3 +1,5 @@
+// Python's boot in its worker: downloads, decoding, a restore or a fresh start.
+//
 // Python's boot in its worker: the runtime downloads started early, the WebAssembly
 // module and the standard library decoded from zstd as they stream in (zstd.js), the
 // decoded module kept in Cache Storage for a later visit, then Python restored from this
@@ -64,7 +66,7 @@ function decompressing(state, runtime, url, type, what) {
  * Pyodide's request for pyodide.asm.wasm gets this browser's decoded copy when an earlier
  * visit kept one: a later visit then skips the download and the decoding.
  * Otherwise the compressed download, decoded as it arrives and kept for the next visit.
- * The download waits for the look-up (a few ms, while the stdlib already downloads)
+ * The download waits for the look-up (short, and the stdlib downloads meanwhile)
  * rather than being aborted when a copy turns up: an aborted request reads as a failed
  * one, offline too.
  * @param {WorkerState} state @param {Runtime} runtime
@@ -107,7 +109,7 @@ function pyodideOptions(runtime) {
     indexURL: runtime.indexURL,
     stdLibURL: runtime.stdLibURL,
     // A minimal inline lock: the engine needs no package from Pyodide's repository,
-    // so the 119 KB pyodide-lock.json is never requested.
+    // so Pyodide's own lock file (pyodide-lock.json) is never requested.
     lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
     stdout: () => {},
     stderr: (/** @type {string} */ text) => console.warn(text),

@@ -1,3 +1,5 @@
+// Python's worker's copies in Cache Storage: the snapshot and the decoded module.
+//
 // This browser's own copies, kept by Python's worker in Cache Storage: the Python
 // snapshot and the decoded WebAssembly module. None of them is ever needed: a copy
 // that is missing, or storage that is blocked, only means doing the work again.

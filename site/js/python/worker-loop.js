@@ -1,3 +1,5 @@
+// Python's worker's message loop.
+//
 // Python's worker's message loop: the page's load and boot messages, its open and run
 // requests answered one at a time with the session of the store in force, and the
 // snapshot made once the page has been idle after an answer. Protocol: protocol.js.

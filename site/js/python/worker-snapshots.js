@@ -1,3 +1,5 @@
+// Python's memory snapshot, as the worker makes, keeps and restores it.
+//
 // Python's memory snapshot, as Python's worker makes, keeps and restores it: once the
 // first answer is shown and the page has then asked nothing for a while, the worker
 // copies Python's whole memory (interpreter, imported modules, the engine) into Cache

@@ -1,3 +1,5 @@
+// Python's worker's one state record.
+//
 // Python's worker keeps all it knows between messages in one record, made here once
 // (engine-worker.js) and handed to each of its parts (python/worker-*.js).
 

@@ -1,3 +1,5 @@
+// The code-cache warmer, a short-lived second worker.
+//
 // The code-cache warmer: a short-lived second worker that loads Python's JavaScript and
 // the page's modules once more, so that a repeat visit finds their compiled code (V8's
 // code cache), and that keeps the snapshot made for the next visit.
@@ -12,8 +14,8 @@ const WARM_MS = 10_000;
  * Load Python's JavaScript and the page's modules a second time, in a worker of its own
  * that only imports them. Chromium keeps a script's compiled code (V8's code cache) only
  * from the second time the script is loaded, and uses it from the third: without this,
- * the first visit that restores the snapshot compiled Python's JavaScript again
- * (pyodide.asm.mjs, 1.2 MB) and was the slowest repeat visit. For the page's modules
+ * the first visit that restores the snapshot would compile Python's JavaScript
+ * (pyodide.asm.mjs, its largest script) again. For the page's modules
  * this is their first load out of the service worker's cache: what a worker compiles
  * does not serve a document, so once this is done the page is told, and loads them
  * once more itself (page-code-cache.js). Made once the snapshot is stored, while the
@@ -23,8 +25,8 @@ const WARM_MS = 10_000;
  *
  * The same worker keeps the snapshot made for the next visit. Whatever a browser API
  * has been handed (the snapshot's bytes, given to Cache Storage) is held until the
- * next full garbage collection, which may be half a minute away; a worker's memory is
- * all freed the moment it is terminated.
+ * next full garbage collection, which may come long after; a worker's memory is all
+ * freed the moment it is terminated.
  * @param {import("./worker-state.js").WorkerState} state @param {import("./protocol.js").Runtime} runtime
  * @param {import("./worker-snapshots.js").Snapshot | null} snapshot
  */

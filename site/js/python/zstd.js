@@ -1,3 +1,5 @@
+// Streaming Zstandard decoding of the two large runtime files.
+//
 // Zstandard decoding in a stream, for the two large runtime files (Python's WebAssembly
 // module and the standard library). GitHub Pages compresses them with gzip at best, and
 // zstd at level 19 is much smaller, which a learner on a slow link waits for before

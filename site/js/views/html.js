@@ -1,3 +1,5 @@
+// Safe HTML strings.
+//
 // Safe HTML strings: every interpolated value is escaped unless it is itself markup
 // made by `html`. Text from a store file or a learner can never become markup.
 

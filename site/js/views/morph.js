@@ -1,3 +1,5 @@
+// Rewriting part of the page to new markup in place, writing only what differs.
+//
 // Rewriting a part of the page to new markup in place: the elements, attributes and
 // text that the new markup still has stay as they are, and only what differs is
 // written. A view rebuilt from its markup (innerHTML, outerHTML) makes Chromium style,

@@ -1,3 +1,5 @@
+// The thin player around playback.js, which shows the stage on the page.
+//
 // The thin player around playback.js: owns the timing state, wakes while playing each
 // time the shown tenth of a second changes, and shows the stage on the page
 // (data-stage on the experiment and the table, the timeline, an announcement).
