@@ -1,8 +1,10 @@
 """The SCORM 1.2 test LMS: pages around scorm-again's runtime (npm, pinned), under its strict
 validation at debug log level, that launch the package's SCO in five ways (an iframe, a
 nested iframe, a popup from the LMS window, a popup from a frame of the LMS, and a player
-popup that frames the SCO), and the LMS's server (ScormLms), which serves them beside the
-extracted package and stores the data model scorm-again posts at each commit.
+popup that frames the SCO), and the LMS's server (ScormLms), which serves them and the
+extracted package (in a folder of its own, PACKAGE_FOLDER, as an LMS hosts it: the
+package's service worker then answers only for the package) and stores the data model
+scorm-again posts at each commit.
 
 The runtime commits to that server as a real LMS would: autocommit off, synchronous
 requests (SCORM's own contract: LMSCommit answers only once the server has) or scorm-again's
@@ -28,6 +30,7 @@ SCORM_RUNTIME = ROOT / "node_modules" / "scorm-again" / "dist" / "scorm12.js"
 LAUNCH_MODES = ("iframe", "nested", "popup", "frame-popup", "player")
 COMMIT_MODES = ("sync", "async")
 COMMIT_PATH = "lms/commit"
+PACKAGE_FOLDER = "sco"
 
 # scorm-again's LogLevelEnum: DEBUG is 1, ERROR is 4. Every API call is wrapped so the
 # test sees what each returned, LMSCommit's "true" or "false" above all.
@@ -68,9 +71,9 @@ window.startRuntime = (saved, commits = "sync") => {
 window.launch = (mode) => {
   const slot = document.getElementById("slot");
   const frame = (src) => `<iframe id="frame" src="${src}" title="Course" width="1200" height="900"></iframe>`;
-  if (mode === "iframe") slot.innerHTML = frame("index.html");
+  if (mode === "iframe") slot.innerHTML = frame("sco/index.html");
   else if (mode === "nested") slot.innerHTML = frame("lms-wrapper.html?depth=3");
-  else if (mode === "popup") window.open("index.html", "sco", "width=1200,height=900");
+  else if (mode === "popup") window.open("sco/index.html", "sco", "width=1200,height=900");
   else if (mode === "frame-popup") slot.innerHTML = frame("lms-course-frame.html");
   else if (mode === "player") window.open("lms-player.html", "player", "width=1200,height=900");
   else throw new Error(`no launch mode ${mode}`);
@@ -95,7 +98,7 @@ const frame = document.createElement("iframe");
 frame.title = "Course";
 frame.width = "1180";
 frame.height = "880";
-frame.src = depth > 1 ? `lms-wrapper.html?depth=${depth - 1}` : "index.html";
+frame.src = depth > 1 ? `lms-wrapper.html?depth=${depth - 1}` : "sco/index.html";
 document.body.append(frame);
 """
 
@@ -103,11 +106,11 @@ document.body.append(frame);
 _COURSE_FRAME_HTML = """<!doctype html><meta charset="utf-8"><title>Course menu</title><link rel="icon" href="data:,">
 <script src="lms-course-frame.js"></script>
 """
-_COURSE_FRAME_JS = """window.open("index.html", "sco", "width=1200,height=900");"""
+_COURSE_FRAME_JS = """window.open("sco/index.html", "sco", "width=1200,height=900");"""
 
 # A popup the LMS opens, which frames the SCO (the SCO's top window's opener is the LMS).
 _PLAYER_HTML = """<!doctype html><meta charset="utf-8"><title>Player</title><link rel="icon" href="data:,">
-<iframe id="frame" src="index.html" title="Course" width="1180" height="880"></iframe>
+<iframe id="frame" src="sco/index.html" title="Course" width="1180" height="880"></iframe>
 """
 
 
@@ -124,7 +127,7 @@ LMS_PAGES = {
 
 
 def write_scorm_lms(directory: Path) -> str:
-    """Write the test LMS's pages beside an extracted SCORM package; returns the LMS page's name."""
+    """Write the test LMS's pages in the folder that holds the extracted package's folder; returns the LMS page's name."""
     shutil.copyfile(SCORM_RUNTIME, directory / "lms-scorm12.js")
     for name, text in LMS_PAGES.items():
         (directory / name).write_text(text, encoding="utf-8")
@@ -135,7 +138,7 @@ Answer = Literal["ok", "error", "drop"]
 
 
 class ScormLms:
-    """The test LMS's server: its pages and the extracted package, and the commit endpoint.
+    """The test LMS's server: its pages, the package extracted in ``directory / PACKAGE_FOLDER``, and the commit endpoint.
 
     Every commit that reached the server is kept in arrival order (``commits``, scorm-again's
     JSON rendering of the data model, ``{"cmi": ...}``); ``answer`` says how the next ones

@@ -1,7 +1,9 @@
 """LMS packages in real runtimes: the SCORM 1.2 package under scorm-again (strict, debug
-log level) in five launch arrangements, with predictions, score, completion, session time
-and resume; the cmi5 package against a local LRS that checks every statement; and a page
-that never waits for an LMS that is absent or silent."""
+log level, committing to a local LMS server synchronously or asynchronously) in five
+launch arrangements, with predictions, score, completion, session time and resume, what
+the server holds when the learner closes the LMS, and commits it refuses; the cmi5
+package against a local LRS that checks every statement, closed mid-activity too; and a
+page that never waits for an LMS that is absent or silent."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import json
 import re
 import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -22,10 +24,10 @@ from harness.cmi5_lms import Cmi5Lms
 from harness.cmi5_rules import session_problems
 from harness.fixtures import FIXTURES, load_json
 from harness.page import READY_TIMEOUT_MS, ConsoleWatch
-from harness.scorm_lms import LAUNCH_MODES, write_scorm_lms
-from harness.servers import StaticServer
+from harness.scorm_lms import COMMIT_MODES, LAUNCH_MODES, PACKAGE_FOLDER, ScormLms
 
 GUIDE = "current-vs-historical"
+RESUME_STATE_ID = "retrieval-workbench-resume"  # cmi5-reporter.js's state document
 GUIDED_STEPS = sum(len(g["steps"]) for g in load_json(FIXTURES / "store.json")["guides"])
 TIMESPAN = re.compile(r"^\d{4}:[0-5]\d:[0-5]\d\.\d\d$")  # SCORM 1.2's HHHH:MM:SS.SS
 CSP_WATCH = """addEventListener("securitypolicyviolation", (e) =>
@@ -47,13 +49,19 @@ def extract(package: Path, directory: Path) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def scorm_lms(packages: Path) -> Iterator[str]:
-    """The SCORM package unpacked beside the test LMS's pages, served; the LMS page's URL."""
+def lms_server(packages: Path) -> Iterator[ScormLms]:
+    """The SCORM package unpacked beside the test LMS's pages, on the LMS's server."""
     directory = packages.parent / "scorm-lms"
-    extract(build.scorm_package_path(packages), directory)
-    page = write_scorm_lms(directory)
-    with StaticServer(directory) as server:
-        yield server.url + page
+    extract(build.scorm_package_path(packages), directory / PACKAGE_FOLDER)
+    with ScormLms(directory) as server:
+        yield server
+
+
+@pytest.fixture
+def scorm_lms(lms_server: ScormLms) -> ScormLms:
+    """The LMS's server for one test: no commit kept yet, every commit answered."""
+    lms_server.reset()
+    return lms_server
 
 
 @pytest.fixture(scope="module")
@@ -75,15 +83,39 @@ def lms_context(browser: Browser, watch: ConsoleWatch) -> Iterator[BrowserContex
 def clean(watch: ConsoleWatch) -> Iterator[ConsoleWatch]:
     """No console error, CSP violation or page error during the test (the LMS's pages included)."""
     watch.errors.clear()
+    watch.allowed.clear()
     yield watch
     assert not watch.unexpected(), "\n".join(watch.unexpected())
 
 
-def open_lms(context: BrowserContext, url: str, saved: Any = None) -> Page:
+def open_lms(context: BrowserContext, server: ScormLms, saved: Any = None, commits: str = "sync") -> Page:
+    """The LMS's page, its runtime started (from `saved` data, committing `commits`ly)."""
     page = context.new_page()
-    page.goto(url)
-    page.evaluate("(saved) => startRuntime(saved)", saved)
+    page.goto(server.url + server.page)
+    page.evaluate("([saved, commits]) => startRuntime(saved, commits)", [saved, commits])
     return page
+
+
+def wait_stored(server: ScormLms, holds: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The data model the server last stored, once it holds what is asked (asynchronous commits land a moment later)."""
+    deadline = time.monotonic() + 10
+    while not holds(server.stored):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the LMS's server never stored {what}; it holds {server.stored}")
+        time.sleep(0.05)
+    return server.stored
+
+
+def stored_interactions(cmi: dict[str, Any]) -> list[dict[str, Any]]:
+    """The interactions of a stored data model, in order."""
+    found = cmi.get("interactions") or {}
+    return [found[k] for k in sorted(found, key=int)] if isinstance(found, dict) else list(found)
+
+
+def stored_resume(cmi: dict[str, Any]) -> dict[str, Any]:
+    text = cmi.get("suspend_data") or ""
+    resume: dict[str, Any] = json.loads(text) if text else {}
+    return resume
 
 
 def find_sco(pages: list[Page]) -> Frame:
@@ -130,35 +162,139 @@ def set_values(lms: Page, prefix: str) -> list[tuple[str, str]]:
 
 
 def assert_runtime_content(lms: Page) -> None:
-    """scorm-again reported no error, and saw LMSInitialize once, first."""
+    """scorm-again reported no error, saw LMSInitialize once, first, and every LMSCommit returned "true"."""
     assert lms.evaluate("() => window.lmsErrors") == []
-    names = [c[0] for c in calls(lms)]
+    made = calls(lms)
+    names = [c[0] for c in made]
     assert names[0] == "LMSInitialize" and names.count("LMSInitialize") == 1
+    assert "LMSCommit" in names
+    assert [c[3] for c in made if c[0] == "LMSCommit"] == ["true"] * names.count("LMSCommit")
 
 
 @pytest.mark.parametrize("mode", LAUNCH_MODES)
 def test_every_launch_finds_the_runtime_and_reports_time(
-    lms_context: BrowserContext, scorm_lms: str, clean: ConsoleWatch, mode: str
+    lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch, mode: str
 ) -> None:
-    """iframe, nested iframe, popup from the LMS, popup from an LMS frame, player popup: the API is found, time is reported before LMSFinish."""
+    """iframe, nested iframe, popup from the LMS, popup from an LMS frame, player popup: the API is found, time is reported before LMSFinish, the last call, and the LMS's server keeps it."""
     lms = open_lms(lms_context, scorm_lms)
     sco, popup = launch(lms_context, lms, mode)
-    expect(sco.locator("html")).to_have_attribute("data-lms", "scorm")
+    # The page sets its LMS panel up after its first frames, without waiting for Python.
+    expect(sco.locator("html")).to_have_attribute("data-lms", "scorm", timeout=READY_TIMEOUT_MS)
     lms.wait_for_function("() => window.lmsCalls.some((c) => c[1] === 'cmi.core.lesson_status')")
     assert ("cmi.core.lesson_status", "incomplete") in set_values(lms, "cmi.core.lesson_status")
+    wait_stored(scorm_lms, lambda cmi: cmi.get("core", {}).get("lesson_status") == "incomplete", "incomplete")
     lms.wait_for_timeout(300)  # some time on task
     final = leave(lms, popup)
     assert_runtime_content(lms)
     made = calls(lms)
-    finish = next(i for i, c in enumerate(made) if c[0] == "LMSFinish")
+    assert made[-1][0] == "LMSFinish" and [c[0] for c in made].count("LMSFinish") == 1
     session = [i for i, c in enumerate(made) if c[0] == "LMSSetValue" and c[1] == "cmi.core.session_time"]
-    assert session and session[-1] < finish
+    assert session and session[-1] < len(made) - 1
     reported = made[session[-1]][2]
     assert TIMESPAN.match(reported), reported
-    hours, minutes, seconds = reported.split(":")
-    assert 0.3 <= int(hours) * 3600 + int(minutes) * 60 + float(seconds) < 120
+    assert 0.3 <= seconds_of(reported) < 120
     assert final["core"]["lesson_status"] == "incomplete"
     assert final["core"]["exit"] == "suspend"
+    # LMSFinish's own request (a beacon, as the page goes) carries the session's end to the server.
+    stored = wait_stored(scorm_lms, lambda cmi: cmi.get("core", {}).get("exit") == "suspend", "the session's end")
+    # scorm-again writes the time with two-digit hours: the same duration.
+    assert seconds_of(stored["core"]["session_time"]) == seconds_of(reported)
+    lms.close()
+
+
+def seconds_of(timespan: str) -> float:
+    hours, minutes, seconds = timespan.split(":")
+    return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+
+def close_lms(lms: Page, popup: Page | None) -> None:
+    """The learner closes the LMS's tab; a course window it opened is then closed too."""
+    lms.close(run_before_unload=True)
+    if popup is not None and not popup.is_closed():
+        popup.close(run_before_unload=True)
+
+
+@pytest.mark.parametrize("commits", COMMIT_MODES)
+@pytest.mark.parametrize("mode", LAUNCH_MODES)
+def test_what_counts_is_committed_as_it_changes_and_closing_the_lms_loses_none_of_it(
+    lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch, mode: str, commits: str
+) -> None:
+    """Each checked step is on the LMS's server once its tray shows (interaction, score, progress), the notes once the learner pauses; every LMSCommit returns "true"; closing the LMS's tab right after a step keeps every prediction, incomplete or completed as earned."""
+    finishing = (LAUNCH_MODES.index(mode) + COMMIT_MODES.index(commits)) % 2 == 0
+    lms = open_lms(lms_context, scorm_lms, commits=commits)
+    sco, popup = launch(lms_context, lms, mode)
+    expect(sco.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+    run_step(sco, 0, ["M5"])
+    stored = wait_stored(scorm_lms, lambda cmi: len(stored_interactions(cmi)) == 1, "the checked prediction")
+    assert stored_interactions(stored)[0]["student_response"] == "M5"
+    assert stored["core"]["score"]["raw"] == str(round(100 / GUIDED_STEPS))
+    assert stored_resume(stored)["p"]["reached"] == [f"{GUIDE}:0"]
+    assert stored["core"]["lesson_status"] == "incomplete"
+    sco.locator("#notebook").fill("Kept by the LMS.")
+    wait_stored(scorm_lms, lambda cmi: stored_resume(cmi).get("n") == "Kept by the LMS.", "the notes")
+    assert_runtime_content(lms)
+    # Then one more step (the guide's last two when finishing), and the LMS closes at once.
+    plan: list[list[str]] = [[], []] if finishing else [[]]
+    for index, predict in enumerate(plan, start=1):
+        run_step(sco, index, predict)
+    if commits == "sync":
+        assert_runtime_content(lms)
+    close_lms(lms, popup)
+    stored = wait_stored(
+        scorm_lms, lambda cmi: len(stored_interactions(cmi)) == 1 + len(plan), "every checked prediction"
+    )
+    assert [i["student_response"] for i in stored_interactions(stored)] == ["M5"] + [""] * len(plan)
+    assert [i["result"] for i in stored_interactions(stored)] == ["correct"] * (1 + len(plan))
+    assert stored["core"]["lesson_status"] == ("completed" if finishing else "incomplete")
+    assert stored["core"]["score"]["raw"] == str(round(100 * (1 + len(plan)) / GUIDED_STEPS))
+    assert stored_resume(stored)["n"] == "Kept by the LMS."
+
+
+def test_a_refused_commit_is_said_and_goes_again_with_the_next_change(
+    lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch
+) -> None:
+    """An LMS that answers a commit with an error, or cannot be reached: LMSCommit returns "false", the status line says progress is not saved yet, and the next change's commit brings everything made meanwhile."""
+    # What the browser and scorm-again say about the refused requests, and only that.
+    clean.allowed += ["status of 500", "ERR_EMPTY_RESPONSE", "SCORM runtime error"]
+    lms = open_lms(lms_context, scorm_lms)
+    sco, _ = launch(lms_context, lms, "iframe")
+    expect(sco.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+    wait_stored(scorm_lms, lambda cmi: bool(cmi), "the first commit")
+    status = sco.locator("#lms-status")
+    expect(status).to_be_hidden()
+    unsaved = "Your progress is not saved in the LMS yet; it is sent again with your next change."
+
+    def refused() -> None:
+        expect(status).to_have_text(unsaved)
+        last = calls(lms)[-1]
+        assert last[0] == "LMSCommit" and last[3] == "false", last
+
+    # An error answered: the checked step stays with the LMS's runtime and goes with the next one.
+    scorm_lms.answer = "error"
+    run_step(sco, 0, ["M5"])
+    refused()
+    assert stored_interactions(scorm_lms.stored) == []
+    scorm_lms.answer = "ok"
+    run_step(sco, 1, [])
+    expect(status).to_be_hidden()
+    assert [i["student_response"] for i in stored_interactions(scorm_lms.stored)] == ["M5", ""]
+    # Unreachable: the guide's last step, completing it, goes with the notes once typing pauses.
+    scorm_lms.answer = "drop"
+    run_step(sco, 2, [])
+    refused()
+    assert scorm_lms.stored["core"]["lesson_status"] == "incomplete"
+    scorm_lms.answer = "ok"
+    sco.locator("#notebook").fill("Sent once the LMS answers.")
+    expect(status).to_be_hidden()
+    stored = scorm_lms.stored
+    assert [i["student_response"] for i in stored_interactions(stored)] == ["M5", "", ""]
+    assert stored["core"]["lesson_status"] == "completed"
+    assert stored_resume(stored)["n"] == "Sent once the LMS answers."
+    assert scorm_lms.refused >= 2  # a pause's commit may have tried again meanwhile
+    errors = lms.evaluate("() => window.lmsErrors")
+    assert errors and all("ommit" in e or "101" in e or "391" in e for e in errors), errors
+    leave(lms, None)
+    assert calls(lms)[-1][0] == "LMSFinish"
     lms.close()
 
 
@@ -194,7 +330,7 @@ def interactions(lms: Page) -> list[dict[str, str]]:
 
 
 def test_predictions_score_completion_and_resume(
-    browser: Browser, lms_context: BrowserContext, scorm_lms: str, clean: ConsoleWatch
+    browser: Browser, lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch
 ) -> None:
     """Each checked prediction is an interaction; completed only once every step of the guide reached stage 4; score; a relaunch resumes stage, baseline and notes."""
     lms = open_lms(lms_context, scorm_lms)
@@ -240,6 +376,7 @@ def test_predictions_score_completion_and_resume(
     )
     assert saved["b"]["policy"]["recency_weight"] == 1
     lms.close()
+    scorm_lms.reset()
 
     # A relaunch on another computer (a fresh browser profile): the LMS's data alone.
     relaunch = browser.new_context(viewport={"width": 1300, "height": 1000})
@@ -275,14 +412,13 @@ def test_no_score_package_reports_completion_without_a_score(
     """build.py --scorm --no-score: interactions and completion, never cmi.core.score."""
     out = tmp_path / "dist"
     build.build(out=out, scorm=True, score=False, quiet=True)
-    extract(build.scorm_package_path(out), tmp_path / "lms")
-    page_name = write_scorm_lms(tmp_path / "lms")
+    extract(build.scorm_package_path(out), tmp_path / "lms" / PACKAGE_FOLDER)
     context = browser.new_context(viewport={"width": 1300, "height": 1000})
     context.add_init_script(CSP_WATCH)
     context.on("page", console.attach)
     try:
-        with StaticServer(tmp_path / "lms") as server:
-            lms = open_lms(context, server.url + page_name)
+        with ScormLms(tmp_path / "lms") as server:
+            lms = open_lms(context, server)
             sco, _ = launch(context, lms, "iframe")
             expect(sco.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
             for index, predict in enumerate([["M5"], [], []]):
@@ -336,7 +472,7 @@ def au_id(directory: Path) -> str:
 
 
 def test_cmi5_launch_sends_every_statement_in_order_and_a_relaunch_resumes(cmi5_dir: Path, new_context: Any) -> None:
-    """Launched (by the LMS), initialized, completed, passed, terminated, each valid xAPI and by cmi5's rules; a relaunch resumes from the LRS and never completes twice."""
+    """Launched (by the LMS), initialized, completed, passed, terminated, each valid xAPI and by cmi5's rules; a relaunch resumes from the LRS and never completes twice, and closing it at once after a checked prediction loses no statement."""
     lms = Cmi5Lms(cmi5_dir, mastery_score=0.1)
     au = au_id(cmi5_dir)
     try:
@@ -391,14 +527,21 @@ def test_cmi5_launch_sends_every_statement_in_order_and_a_relaunch_resumes(cmi5_
         page.goto(lms.launch_url(au, "au/index.html"))
         expect(page.locator("#notebook")).to_have_value("Kept by the LRS.", timeout=READY_TIMEOUT_MS)
         expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
-        for index in range(3):
-            run_step(page.main_frame, index, None)
-        page.get_by_role("button", name="Exit activity").click()
-        expect(page).to_have_title("Back in the LMS")
-        assert lms.verbs(lms.session) == ["launched", "initialized", "terminated"]
+        # The guide again, a prediction checked at its last step, and the learner closes the page at once.
+        relaunch_plan: list[list[str] | None] = [None, None, ["M5"]]
+        for index, guess in enumerate(relaunch_plan):
+            run_step(page.main_frame, index, guess)
+        page.close()
+        lms.wait_for(lambda: "terminated" in lms.verbs(lms.session), "terminated, sent as the page went")
+        assert lms.verbs(lms.session) == ["launched", "initialized", "answered", "terminated"]
+        assert lms.statements[-2]["result"]["response"] == "M5"
         assert lms.verbs().count("completed") == 1  # once per registration
         assert session_problems(lms.verbs(lms.session)) == []
         assert lms.problems == []
+        lms.wait_for(
+            lambda: lms.states.get(RESUME_STATE_ID, {}).get("st", {}).get("index") == 2, "the last resume data"
+        )
+        assert lms.states[RESUME_STATE_ID]["n"] == "Kept by the LRS."
     finally:
         lms.close()
 
