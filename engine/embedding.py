@@ -69,7 +69,7 @@ class VectorFileError(ValueError):
 class Embedded:
     """A text's vector, the tokens averaged into it, and what was left out."""
 
-    vector: tuple[float, ...]  # unit length, or all zeros when no known token is left
+    vector: tuple[float, ...]  # unit length (the mean if the file says normalize: false); zeros if no token is left
     pieces: tuple[Piece, ...]  # the tokens whose vectors were averaged, in order
     unknown: tuple[Piece, ...]  # unknown tokens, dropped as model2vec drops them
     truncated: bool  # the text was longer than model2vec reads
@@ -117,7 +117,10 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 class StaticEmbedding:
-    """One vector per vocabulary token, read from a ``.rwse`` file, and the tokenizer that goes with it."""
+    """One vector per vocabulary token, read from a ``.rwse`` file, and the tokenizer that goes with it.
+
+    Made by ``from_bytes`` or ``from_path``, which check the file first.
+    """
 
     def __init__(self, data: bytes, header: dict[str, Any], tokens: list[str], offsets: tuple[int, int, int]) -> None:
         self.header = header
