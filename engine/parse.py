@@ -41,16 +41,30 @@ def _show(value: Any) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-# Unicode category Cc: the C0 controls, DEL and the C1 controls. A fixed set, so the
-# page (state.js) strips exactly the same characters.
+# Unicode category Cc: the C0 controls, DEL and the C1 controls. The ones that separate
+# text (tab, line and page breaks, the information separators, next line) read as a
+# space, so a pasted question keeps its words apart; the rest are removed. Fixed sets,
+# so the page (state.js) cleans exactly the same characters.
+CONTROL_SPACES = re.compile(r"[\t\n\x0b\x0c\r\x1c-\x1f\x85]")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Unicode's space separators and line and paragraph separators (Zs, Zl, Zp), spelled
+# out so that Python and the page agree whatever their Unicode versions.
+_BLANK = re.compile(r"[ \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*")
 # Half of a UTF-16 pair on its own: not a character, and no encoder can write it out.
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Why a text of spaces alone is refused: it would be an own question that can match nothing.
+NO_WORDS = "has no words, only spaces or control characters (leave it empty to ask the chosen question)"
 
 
 def clean_text(value: str) -> str:
-    """A text field's value as the engine uses it: control characters removed."""
-    return CONTROL_CHARACTERS.sub("", value)
+    """A text field's value as the engine uses it: tabs and line breaks read as spaces,
+    other control characters removed."""
+    return CONTROL_CHARACTERS.sub("", CONTROL_SPACES.sub(" ", value))
+
+
+def has_no_words(value: str, text: str) -> bool:
+    """Whether a value that is not empty leaves only spaces, or nothing, once cleaned to ``text``."""
+    return bool(value) and _BLANK.fullmatch(text) is not None
 
 
 def _is_number(value: Any) -> bool:
@@ -307,6 +321,9 @@ def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:
             text = clean_text(value)
             if len(text) > (f.max_length or 0):
                 problems.add(where, f"{f.rule()} (this one has {len(text)})")
+                return f.default
+            if has_no_words(value, text):
+                problems.add(where, NO_WORDS)
                 return f.default
             return text
         low, high = float(f.minimum or 0), float(f.maximum or 0)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 import engine.fields
+import engine.parse
 from engine.session import dumps
 from harness import ROOT
 from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
@@ -87,11 +88,30 @@ def test_control_characters_are_stripped_before_the_length_is_counted() -> None:
     assert run({"question_text": "x" * 200})["policy"]["question_text"] == "x" * 200
 
 
+@pytest.mark.parametrize("gap", ["\t", "\n", "\r\n", "\x0b", "\x0c", "\x1f", "\x85"])
+def test_tabs_and_line_breaks_read_as_spaces_so_words_stay_apart(gap: str) -> None:
+    """A pasted question keeps its words: "checkout<tab>incident" is two terms, not "checkoutincident"."""
+    result = run({"question_text": f"checkout{gap}incident"})
+    assert result["policy"]["question_text"] == "checkout" + " " * len(gap) + "incident"
+    assert result["question"]["terms"] == ["checkout", "incident"]
+    assert result["question"]["dropped_terms"] == []
+
+
+@pytest.mark.parametrize("value", [" ", "\t", "\n\r\n", "\x00", "\x07\x1b\x7f", " \u00a0\u3000\u2028 ", "\x9f\t"])
+def test_a_text_with_no_words_left_is_refused_not_taken_for_the_chosen_question(value: str) -> None:
+    """Spaces and control characters alone would silently ask the chosen question instead."""
+    error = run({"question_text": value})["error"]
+    assert error["name"] == "InvalidPolicy"
+    assert error["problems"] == [{"path": "policy.question_text", "message": engine.parse.NO_WORDS}]
+    assert error["message"] == f"policy.question_text: {engine.parse.NO_WORDS}"
+
+
 @pytest.mark.parametrize(
     ("value", "message"),
     [
         ("x" * 201, "policy.question_text: must be at most 200 characters (this one has 201)"),
-        ("é" * 150 + "\t" * 10 + "ü" * 51, "policy.question_text: must be at most 200 characters (this one has 201)"),
+        ("é" * 150 + "\x07" * 10 + "ü" * 51, "policy.question_text: must be at most 200 characters (this one has 201)"),
+        ("é" * 150 + "\t" * 10 + "ü" * 41, "policy.question_text: must be at most 200 characters (this one has 201)"),
         (42, "policy.question_text: must be text, not 42"),
         (None, "policy.question_text: must be text, not null"),
         (["a"], "policy.question_text: must be text, not a list"),
@@ -144,7 +164,7 @@ def test_the_command_line_takes_and_reports_an_own_question() -> None:
         cwd=ROOT,
     )
     result = json.loads(as_json.stdout)
-    assert result["policy"]["question_text"] == "pendingreview" and result["question"]["own"] is True
+    assert result["policy"]["question_text"] == "pending review" and result["question"]["own"] is True
 
 
 def flags(policy: dict[str, Any]) -> list[str]:
@@ -175,6 +195,7 @@ def test_the_command_line_equals_cpython_on_each_own_question_golden_case(path: 
         (("--question-text", "x" * 201), "policy.question_text: must be at most 200 characters (this one has 201)"),
         # A byte that is not UTF-8 reaches Python as half of a surrogate pair.
         (("--question-text", b"caf\xe9"), "policy.question_text: must be valid Unicode text"),
+        (("--question-text", "\t\n"), f"policy.question_text: {engine.parse.NO_WORDS}"),
     ],
 )
 def test_the_command_line_refuses_bad_text_in_one_line(args: tuple[Any, ...], message: str) -> None:
@@ -191,6 +212,9 @@ def test_the_command_line_refuses_bad_text_in_one_line(args: tuple[Any, ...], me
 PIECES = st.sampled_from(
     ["deployment", "Region", "frankfurt", "not", "the", "INC-42", " ", "  ", "\t", "\n", "\x00", "\x7f", "\x85", "?"]
 )
+# Deleting maps for str.translate: every control character, every Unicode space (Zs, Zl, Zp).
+CONTROLS = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)])
+SPACES = dict.fromkeys([0x20, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000])
 ANY_TEXT = st.one_of(
     st.text(st.characters(exclude_categories=()), max_size=200),
     st.lists(PIECES | st.characters(exclude_categories=()), max_size=120).map("".join),
@@ -203,9 +227,14 @@ def check_answer(text: str, answer: dict[str, Any]) -> None:
         assert set(answer) == {"error"}
         problem = answer["error"]["problems"][0]
         assert problem["path"] == "policy.question_text"
-        assert problem["message"].startswith(("must be at most 200 characters", "must be valid Unicode text"))
+        spaced = "".join(" " if c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85" else c for c in text)
+        blank = text != "" and not spaced.translate(CONTROLS).translate(SPACES)
+        assert problem["message"].startswith(("must be at most 200 characters", "must be valid Unicode text")) or (
+            blank and problem["message"] == engine.parse.NO_WORDS
+        )
         return
-    cleaned = "".join(c for c in text if not (c < "\x20" or "\x7f" <= c <= "\x9f"))
+    cleaned = "".join(" " if c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85" else c for c in text).translate(CONTROLS)
+    assert cleaned.translate(SPACES) or not text
     assert len(cleaned) <= 200
     assert answer["policy"]["question_text"] == cleaned
     assert answer["question"]["own"] is bool(cleaned)
@@ -232,3 +261,11 @@ def test_any_text_gives_a_result_or_a_clear_error_in_answer_json(text: str, have
     reply = SESSION.answer_json(policy_text, f"{SESSION.name}:{text}" if have else "")
     reply.encode("utf-8")  # crosses into JavaScript as text
     check_answer(text, json.loads(reply))
+
+
+def test_the_page_cleans_and_refuses_text_by_the_engine_s_very_rules() -> None:
+    """state.js spells out the same character sets and the same message as engine/parse.py."""
+    page = (ROOT / "site" / "js" / "core" / "state.js").read_text(encoding="utf-8")
+    assert f'export const NO_WORDS = "{engine.parse.NO_WORDS}";' in page
+    assert r"const CONTROL_SPACES = /[\t\n\v\f\r\u001c-\u001f\u0085]/g;" in page
+    assert engine.parse.CONTROL_SPACES.pattern == r"[\t\n\x0b\x0c\r\x1c-\x1f\x85]"

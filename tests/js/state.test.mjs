@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { OWN_OPTION, defaultPolicy, parseValue, policyFields, readQuery, writeQuery } from "../../site/js/core/state.js";
+import { NO_WORDS, OWN_OPTION, defaultPolicy, parseValue, policyFields, readQuery, writeQuery } from "../../site/js/core/state.js";
 
 const store = JSON.parse(readFileSync(new URL("../../fixtures/store.json", import.meta.url), "utf8"));
 const fields = policyFields(store);
@@ -61,7 +61,7 @@ const textField = /** @type {any} */ (fields.find((f) => f.name === "question_te
 
 test("an empty question_text stays out of the link; any other text is in it and reads back", () => {
   assert.equal(writeQuery(defaults, fields).includes("question_text"), false);
-  for (const text of ["Where do our servers live?", "a&b=c + d%20?#", "<img src=x onerror=alert(1)>", "😀".repeat(200), "   "]) {
+  for (const text of ["Where do our servers live?", "a&b=c + d%20?#", "<img src=x onerror=alert(1)>", "😀".repeat(200), " x "]) {
     const policy = { ...defaults, question_text: text };
     const query = writeQuery(policy, fields);
     assert.ok(query.includes("question_text="));
@@ -70,7 +70,7 @@ test("an empty question_text stays out of the link; any other text is in it and 
 });
 
 test("question_text: control characters are stripped, then at most 200 characters (code points)", () => {
-  assert.deepEqual(parseValue(textField, "pend\u0007ing\u0000 review\u009f\n"), { ok: true, value: "pending review" });
+  assert.deepEqual(parseValue(textField, "pend\u0007ing\u0000 review\u009f"), { ok: true, value: "pending review" });
   assert.deepEqual(parseValue(textField, `${"a".repeat(200)}${"\u001b".repeat(50)}`), { ok: true, value: "a".repeat(200) });
   assert.deepEqual(parseValue(textField, "😀".repeat(200)), { ok: true, value: "😀".repeat(200) });
   assert.deepEqual(parseValue(textField, "😀".repeat(201)), { ok: false, rule: "must be at most 200 characters" });
@@ -78,6 +78,25 @@ test("question_text: control characters are stripped, then at most 200 character
   const { policy, notices } = readQuery("?question_text=pend%07ing+review", fields);
   assert.equal(policy.question_text, "pending review");
   assert.deepEqual(notices, []);
+});
+
+test("question_text: tabs and line breaks read as spaces, as the engine reads them", () => {
+  for (const gap of ["\t", "\n", "\r\n", "\u000b", "\u000c", "\u001f", "\u0085"]) {
+    assert.deepEqual(parseValue(textField, `checkout${gap}incident`), { ok: true, value: `checkout${" ".repeat(gap.length)}incident` });
+  }
+  assert.equal(readQuery("?question_text=checkout%09incident", fields).policy.question_text, "checkout incident");
+});
+
+test("question_text with no words left once cleaned is refused, in the box and in a link", () => {
+  assert.match(NO_WORDS, /^has no words/);
+  for (const text of [" ", "\t", "\n\r\n", "\u0000", "\u0007\u001b\u007f", " \u00a0\u3000\u2028 ", "\u009f\t"]) {
+    assert.deepEqual(parseValue(textField, text), { ok: false, rule: NO_WORDS });
+  }
+  assert.deepEqual(parseValue(textField, ""), { ok: true, value: "" });
+  const { policy, notices } = readQuery("?question_text=%09%0A&budget_words=9", fields);
+  assert.deepEqual(policy, { ...defaults, budget_words: 9 });
+  assert.equal(notices.length, 1);
+  assert.match(notices[0], /question_text=.* has no words, only spaces or control characters .*; using the default \(empty\)/);
 });
 
 test("a link whose question_text is not validly encoded falls back with a notice naming it", () => {

@@ -1,7 +1,7 @@
 // The policy and its URL form, read and written through the field table.
 //
 // The policy state and its URL form, through the engine's field table (tables.js,
-// generated from engine/fields.py): the rules mirror engine/model.py's parse_policy,
+// generated from engine/fields.py): the rules mirror engine/parse.py's parse_policy,
 // and a bad value in a link falls back to the default with a notice naming it.
 
 import { FIELD_TABLE } from "./tables.js";
@@ -25,7 +25,7 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {number} [maxLength]  a text field's limit, in characters (code points)
  * @property {string} [replaces]  the choice field a non-empty text is in force instead of
  * @property {string} [option]  the label of the option that choice control gets for the text
- * @property {[string, string]} [shownWith]  [field, value]: the field matters only while that field has that value
+ * @property {[string, string | string[]]} [shownWith]  [field, value or values]: the field matters only while that field has that value (one of them)
  */
 
 /**
@@ -40,7 +40,7 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {number} [max]
  * @property {number} [maxLength]
  * @property {keyof Policy} [replaces]
- * @property {[keyof Policy, string]} [shownWith]  its control is shown only while that field has that value
+ * @property {[keyof Policy, string | string[]]} [shownWith]  its control is shown only while that field has that value (one of them)
  * @property {string | number | boolean} default
  */
 
@@ -80,7 +80,7 @@ export function policyFields(store, table = FIELD_TABLE) {
     }
     if (row.min !== undefined) Object.assign(field, { min: row.min, max: row.max });
     if (row.kind === "text") Object.assign(field, { maxLength: row.maxLength, replaces: row.replaces });
-    if (row.shownWith) field.shownWith = /** @type {[keyof Policy, string]} */ (row.shownWith);
+    if (row.shownWith) field.shownWith = /** @type {[keyof Policy, string | string[]]} */ (row.shownWith);
     return field;
   });
 }
@@ -91,14 +91,21 @@ export function defaultPolicy(fields) {
 }
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
-// Unicode category Cc (C0 controls, DEL, C1 controls): the set engine/model.py strips.
+// Unicode category Cc (C0 controls, DEL, C1 controls), cleaned as engine/parse.py cleans
+// it: those that separate text (tab, line and page breaks, the information separators,
+// next line) read as a space, the rest are removed.
+const CONTROL_SPACES = /[\t\n\v\f\r\u001c-\u001f\u0085]/g;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+// Unicode's space, line and paragraph separators, spelled out as engine/parse.py does.
+const BLANK = /^[ \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
 // Half of a UTF-16 pair on its own, which the engine refuses as not being text.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
+// The engine's rule for a text that cleaning leaves without a word (engine/parse.py's NO_WORDS).
+export const NO_WORDS = "has no words, only spaces or control characters (leave it empty to ask the chosen question)";
 
-/** A text field's value as the engine uses it: control characters removed. @param {string} text */
+/** A text field's value as the engine uses it: tabs and line breaks read as spaces, other control characters removed. @param {string} text */
 export function cleanText(text) {
-  return text.replace(CONTROL_CHARACTERS, "");
+  return text.replace(CONTROL_SPACES, " ").replace(CONTROL_CHARACTERS, "");
 }
 
 /**
@@ -122,6 +129,7 @@ export function parseValue(field, text) {
       const value = cleanText(text);
       // Characters as Python counts them (code points), not UTF-16 units.
       if ([...value].length > /** @type {number} */ (field.maxLength)) return { ok: false, rule: `must be at most ${field.maxLength} characters` };
+      if (text !== "" && BLANK.test(value)) return { ok: false, rule: NO_WORDS };
       return { ok: true, value };
     }
     default: {
@@ -137,10 +145,14 @@ export function parseValue(field, text) {
   }
 }
 
-/** @param {string} text */
+/** A value as a notice quotes it: control characters written as escapes, so none is invisible. @param {string} text */
 function shorten(text) {
-  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+  const shown = text.length > 40 ? `${text.slice(0, 37)}…` : text;
+  return shown.replace(CONTROL_CHARACTERS, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** @type {Record<string, string>} */
+const ESCAPES = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 /** What a notice says a field falls back to. @param {Field} field */
 function fallback(field) {
