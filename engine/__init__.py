@@ -7,7 +7,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import Opening, open_json, run, run_json
+from .api import Opening, load_embedding, load_vectors, open_json, run, run_json
 from .errors import InputError
 from .fields import DEFAULT_POLICY, FIELDS, OUTCOME_TABLE, OUTCOMES, POLICY_FIELDS
 from .model import STORE_CHOICES
@@ -27,6 +27,8 @@ __all__ = [
     "Opening",
     "Session",
     "__version__",
+    "load_embedding",
+    "load_vectors",
     "open_json",
     "parse_policy",
     "parse_store",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine [--fixtures FILE] [policy flags] [--json]``.
+"""Command line: ``python -m engine [--fixtures FILE] [--vectors FILE] [policy flags] [--json]``.
 
 Prints the records table, the tray and the coverage, or with ``--json`` the result
 object the page receives. Bad input exits with status 2 and one line naming it.
@@ -40,6 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         default=None,
         help=f"store JSON file to read (default: {DEFAULT_STORE.parent.name}/{DEFAULT_STORE.name} in the source checkout)",
+    )
+    parser.add_argument(
+        "--vectors",
+        metavar="FILE",
+        type=Path,
+        default=None,
+        help="static embedding vector file the embedding and hybrid scorers read "
+        "(default: embedding/minilm-static.rwse in the source checkout)",
     )
     for field in FIELDS:
         _add_flag(parser, field)
@@ -138,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"python -m engine: error: {error}", file=sys.stderr)
         return 2
-    result = run({"store": store, "policy": policy})
+    result = run({"store": store, "policy": policy}, vectors=args.vectors)
     if "error" in result:
         print(f"python -m engine: error: {cast(ErrorResult, result)['error']['message']}", file=sys.stderr)
         return 2

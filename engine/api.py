@@ -6,6 +6,10 @@ path and the rule, never a traceback.
 - ``open_json(store_text)``: the page's worker opens a store once and keeps the
   ``Session`` it gets; then ``session.answer_json(policy_text)`` answers each policy with
   the slim answer. Only JSON text crosses into JavaScript.
+- ``load_embedding(path)``: the worker, having written the fetched vector file into
+  Pyodide's file system, loads it; sessions opened by ``open_json`` read the embedding
+  scorers' vectors from the file loaded last (when none was, from the repository's
+  ``embedding/minilm-static.rwse``, as ``run`` does).
 """
 
 from __future__ import annotations
@@ -13,12 +17,63 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from .embedding import StaticEmbedding, VectorFileError, default_vector_path
 from .errors import InputError, error_result, internal_error
 from .parse import parse_store
 from .session import Session, dumps
-from .shapes import ErrorResult, Result
+from .shapes import ErrorResult, Result, VectorsLoaded
+
+# Vector files read so far, by path: each is read once however many requests use it.
+_VECTORS: dict[str, StaticEmbedding] = {}
+# The file load_embedding read last: what sessions opened by open_json use.
+_LOADED: list[StaticEmbedding] = []
+
+
+def load_vectors(path: str | Path | None = None) -> StaticEmbedding:
+    """The static embedding in a vector file (default: the repository's
+    ``embedding/minilm-static.rwse``), read once per path; a missing or unreadable file is
+    an InputError naming it in one line."""
+    source = Path(path) if path is not None else default_vector_path()
+    key = str(source)
+    embedding = _VECTORS.get(key)
+    if embedding is None:
+        try:
+            embedding = _VECTORS[key] = StaticEmbedding.from_path(source)
+        except FileNotFoundError:
+            hint = (
+                "" if path is not None else " (build it with python tools/distill_embedding.py, or pass --vectors FILE)"
+            )
+            message = f"the vector file {source} does not exist{hint}"
+            raise InputError("MissingVectors", [("vectors", message)]) from None
+        except VectorFileError as error:
+            raise InputError("InvalidVectors", [("vectors", str(error))]) from None
+        except OSError as error:
+            raise InputError(
+                "InvalidVectors", [("vectors", f"cannot read the vector file {source} ({error})")]
+            ) from None
+    return embedding
+
+
+def load_embedding(path: str) -> str:
+    """Load a vector file for the sessions open_json opens (the page's worker calls it
+    once the file is fetched); replies ``{"tokens", "dims"}`` or an error object, as JSON."""
+    try:
+        embedding = load_vectors(path)
+    except InputError as error:
+        return dumps(error_result(error))
+    except Exception as error:  # the page must get an answer, never a hang
+        return dumps(internal_error(error))
+    _LOADED[:] = [embedding]
+    reply: VectorsLoaded = {"tokens": embedding.size, "dims": embedding.dims}
+    return dumps(reply)
+
+
+def _loaded_vectors() -> StaticEmbedding:
+    """The vectors load_embedding read last, else the repository's default file."""
+    return _LOADED[0] if _LOADED else load_vectors()
 
 
 def _check_request(request: Any) -> None:
@@ -31,11 +86,15 @@ def _check_request(request: Any) -> None:
         raise InputError("InvalidRequest", [("request.store", "is missing")])
 
 
-def run(request: Any) -> Result | ErrorResult:
-    """Run one request ``{"store": <store>, "policy": <policy>}``; never raises on bad input."""
+def run(request: Any, *, vectors: str | Path | None = None) -> Result | ErrorResult:
+    """Run one request ``{"store": <store>, "policy": <policy>}``; never raises on bad input.
+
+    A policy whose scorer reads the static embedding reads the vector file ``vectors``
+    (default: the repository's ``embedding/minilm-static.rwse``), read once per path."""
     try:
         _check_request(request)
-        return Session(parse_store(request["store"])).run(request.get("policy"))
+        session = Session(parse_store(request["store"]), vectors=lambda: load_vectors(vectors))
+        return session.run(request.get("policy"))
     except InputError as error:
         return error_result(error)
     except Exception as error:  # the page must get an answer, never a hang
@@ -66,7 +125,7 @@ def open_json(store_text: str) -> Opening:
     """Parse and validate a store given as JSON text, and open a session on it."""
     try:
         name = hashlib.sha256(store_text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        session = Session(parse_store(json.loads(store_text)), name=name)
+        session = Session(parse_store(json.loads(store_text)), name=name, vectors=_loaded_vectors)
     except InputError as error:
         return Opening(None, dumps(error_result(error)))
     except (json.JSONDecodeError, TypeError) as error:

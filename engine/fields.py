@@ -17,6 +17,10 @@ STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
 
+# The embedding scorer's default minimum similarity: the value the guide "Meaning, not
+# just words" shows separating the records that answer its questions from those that do not.
+MIN_SIMILARITY = 0.35
+
 
 @dataclass(frozen=True)
 class Field:
@@ -31,8 +35,9 @@ class Field:
     field, a non-empty value is in force instead of that field's choice, and the choice
     control offers one more option, labelled ``option``, that stands for the text.
 
-    A field ``shown_with`` (another field, a value) matters only while that field has
-    that value: the page shows its control then, and hides it otherwise.
+    A field ``shown_with`` (another field, a value or a tuple of values) matters only
+    while that field has that value (one of those values): the page shows its control
+    then, and hides it otherwise.
     """
 
     name: str
@@ -50,7 +55,7 @@ class Field:
     max_length: int | None = None
     replaces: str | None = None
     option: str = ""
-    shown_with: tuple[str, str] | None = None
+    shown_with: tuple[str, str | tuple[str, ...]] | None = None
 
     @property
     def flag(self) -> str:
@@ -143,10 +148,16 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "scorer",
         "choice",
-        "Lexical scorer",
-        "how a record's words are matched to the question's before blending with recency",
+        "Scorer",
+        "how a record is matched to the question before blending with recency: by shared words "
+        "(TF-IDF, BM25), by meaning (a static embedding), or both ranks fused (hybrid)",
         "tfidf",
-        choices=(("tfidf", "TF-IDF cosine"), ("bm25", "BM25 (as Lucene scores it)")),
+        choices=(
+            ("tfidf", "TF-IDF cosine"),
+            ("bm25", "BM25 (as Lucene scores it)"),
+            ("embedding", "Static embedding (meaning)"),
+            ("hybrid", "Hybrid: BM25 + embedding (RRF)"),
+        ),
         control="select",
     ),
     Field(
@@ -172,6 +183,30 @@ FIELDS: tuple[Field, ...] = (
         maximum=1,
         step="0.05",
         shown_with=("scorer", "bm25"),
+    ),
+    Field(
+        "min_similarity",
+        "number",
+        "Minimum similarity",
+        "embedding cosine a record needs to be matched: below it, it is excluded at any recency weight",
+        MIN_SIMILARITY,
+        unit="cosine with the question, 0 to 1",
+        minimum=0,
+        maximum=1,
+        step="0.05",
+        shown_with=("scorer", ("embedding", "hybrid")),
+    ),
+    Field(
+        "rrf_k",
+        "int",
+        "RRF k",
+        "Reciprocal Rank Fusion constant: a record adds 1/(k + rank) for each ranking it is in",
+        60,
+        unit="higher lets lower ranks count for more",
+        minimum=1,
+        maximum=100,
+        step="1",
+        shown_with=("scorer", "hybrid"),
     ),
     Field(
         "recency_weight",
@@ -225,8 +260,10 @@ FIELDS: tuple[Field, ...] = (
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
 # Each scorer's short name, as the table's header and rank notes say it, and the other
 # scorer, whose ranking every answer gives beside the policy's.
-SCORER_NAMES: dict[str, str] = {"tfidf": "TF-IDF", "bm25": "BM25"}
-OTHER_SCORER: dict[str, str] = {"tfidf": "bm25", "bm25": "tfidf"}
+SCORER_NAMES: dict[str, str] = {"tfidf": "TF-IDF", "bm25": "BM25", "embedding": "Embedding", "hybrid": "Hybrid"}
+OTHER_SCORER: dict[str, str] = {"tfidf": "bm25", "bm25": "tfidf", "embedding": "bm25", "hybrid": "embedding"}
+# The scorers that read the static embedding's vectors (the lexical ones never load them).
+EMBEDDING_SCORERS: tuple[str, ...] = ("embedding", "hybrid")
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
 _DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
@@ -257,6 +294,7 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
     Outcome("previous_session", 2, "Previous session", "↶", "muted"),
     Outcome("too_old", 2, "Too old", "◷", "muted"),
     Outcome("no_shared_terms", 3, "No shared terms", "∅", "muted"),
+    Outcome("below_similarity", 3, "Below minimum similarity", "≈", "muted"),
     Outcome("selected", 4, "Selected", "✓", "good"),
     Outcome("over_budget", 4, "Over budget", "✕", "warn"),
     Outcome("record_limit", 4, "Record limit", "#", "warn"),
@@ -292,7 +330,8 @@ def field_rows() -> list[dict[str, Any]]:
         if f.replaces:
             row |= {"replaces": f.replaces, "option": f.option}
         if f.shown_with:
-            row["shownWith"] = list(f.shown_with)
+            other, value = f.shown_with
+            row["shownWith"] = [other, value if isinstance(value, str) else list(value)]
         rows.append(row)
     return rows
 

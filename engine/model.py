@@ -73,6 +73,8 @@ class Policy:
     scorer: str
     bm25_k1: float
     bm25_b: float
+    min_similarity: float
+    rrf_k: int
     recency_weight: float
     budget_words: int
     max_records: int

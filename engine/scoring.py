@@ -10,17 +10,19 @@ session lists the scorers it computes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .bm25 import BM25Scores
 from .scope import Exclusion
-from .shapes import BM25Part, TermPart
+from .semantic import EmbeddingScores
+from .shapes import BM25Part, EmbeddingPart, FusionPart, TermPart
 from .tfidf import QuestionScores
 
 # The kinds of per-record parts: each scorer has its own.
-Part = TypeVar("Part", TermPart, BM25Part)
+Part = TypeVar("Part", TermPart, BM25Part, EmbeddingPart, FusionPart)
 
 
 def recency(age_hours: float) -> float:
@@ -49,14 +51,22 @@ class Scoring(Generic[Part]):
 
     def copied(self, position: int) -> list[Part]:
         """A record's parts as fresh dicts: a caller editing a result never changes the kept scores."""
-        return [part.copy() for part in self.parts[position]]
+        return [_fresh(part) for part in self.parts[position]]
 
     def all_copied(self) -> list[list[Part]]:
         """Every record's parts as fresh dicts, in store order."""
-        return [[part.copy() for part in parts] for parts in self.parts]
+        return [[_fresh(part) for part in parts] for parts in self.parts]
 
 
-AnyScoring = Scoring[TermPart] | Scoring[BM25Part]
+def _fresh(part: Part) -> Part:
+    """A copy of a part, its nested lists (an embedding part's closest tokens) copied too."""
+    copy = part.copy()
+    if "closest" in copy:
+        copy["closest"] = [near.copy() for near in copy["closest"]]  # type: ignore[typeddict-item]
+    return copy
+
+
+AnyScoring = Scoring[TermPart] | Scoring[BM25Part] | Scoring[EmbeddingPart] | Scoring[FusionPart]
 
 
 def tfidf_scoring(scores: QuestionScores) -> Scoring[TermPart]:
@@ -69,6 +79,117 @@ def bm25_scoring(scores: BM25Scores) -> Scoring[BM25Part]:
     is not matched. Its parts are empty when it was scored without them (beside another
     scorer, only its ranking is shown)."""
     return Scoring("bm25", scores.relative, scores.parts, _unmatched_at_zero(scores.scores, NO_SHARED_TERMS["bm25"]))
+
+
+def embedding_scoring(
+    scores: EmbeddingScores, minimum: float, parts: tuple[tuple[EmbeddingPart, ...], ...]
+) -> Scoring[EmbeddingPart]:
+    """The static embedding: the similarity clipped at 0 is the relevance; a record whose
+    similarity is under ``minimum`` is not matched."""
+    similarity = scores.similarity
+    made: dict[float, Exclusion] = {}
+
+    def unmatched(position: int) -> Exclusion | None:
+        value = similarity[position]
+        if value >= minimum:
+            return None
+        exclusion = made.get(value)
+        if exclusion is None:
+            exclusion = made[value] = below_similarity(value, minimum)
+        return exclusion
+
+    return Scoring("embedding", tuple(max(0.0, value) for value in similarity), parts, unmatched)
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """Hybrid's reading: the Reciprocal Rank Fusion sum of every record in scope (None for
+    the others, which no ranking holds), and its scoring."""
+
+    rrf: tuple[float | None, ...]
+    scoring: Scoring[FusionPart]
+
+
+def fuse(bm25: BM25Scores, embedding: EmbeddingScores, in_scope: list[int], minimum: float, k: int) -> Fusion:
+    """Hybrid: Reciprocal Rank Fusion of the BM25 ranking (records in scope with BM25 above 0)
+    and the embedding's (records in scope with similarity at least ``minimum``), each
+    ordered by its own relevance::
+
+        rrf = Σ over the rankings that hold the record of 1 / (k + rank)
+
+    Records tied on relevance share the best of their ranks, so a fused score never
+    depends on the order of the store. The relevance blended with recency is ``rrf`` over
+    its best possible value, ``2 / (k + 1)`` (first in both rankings). A record in neither
+    ranking is not matched."""
+    size = len(bm25.scores)
+    lexical = _ranks([p for p in in_scope if bm25.scores[p] > 0.0], bm25.relative)
+    meaning = _ranks([p for p in in_scope if embedding.similarity[p] >= minimum], embedding.similarity)
+    best = 2.0 / (k + 1)
+    rrf: list[float | None] = [None] * size
+    relevance = [0.0] * size
+    parts: list[tuple[FusionPart, ...]] = [()] * size
+    for position in in_scope:
+        made: list[FusionPart] = []
+        for scorer, ranks, values in (("bm25", lexical, bm25.relative), ("embedding", meaning, embedding.similarity)):
+            place = ranks.get(position)
+            if place is not None:
+                made.append(
+                    {
+                        "scorer": scorer,
+                        "rank": place,
+                        "relevance": max(0.0, values[position]),
+                        "contribution": 1.0 / (k + place),
+                    }
+                )
+        total = math.fsum(part["contribution"] for part in made)
+        rrf[position] = total
+        relevance[position] = total / best
+        parts[position] = tuple(made)
+    similarity = embedding.similarity
+
+    def unmatched(position: int) -> Exclusion | None:
+        if parts[position]:
+            return None
+        return in_neither_ranking(similarity[position], minimum)
+
+    return Fusion(tuple(rrf), Scoring("hybrid", tuple(relevance), tuple(parts), unmatched))
+
+
+def _ranks(positions: list[int], relevance: tuple[float, ...]) -> dict[int, int]:
+    """Each position's rank by relevance, best first; tied positions share the best rank."""
+    ordered = sorted(positions, key=lambda p: (-relevance[p], p))
+    ranks: dict[int, int] = {}
+    for place, position in enumerate(ordered, start=1):
+        previous = ordered[place - 2] if place > 1 else None
+        tied = previous is not None and relevance[previous] == relevance[position]
+        ranks[position] = ranks[previous] if tied and previous is not None else place
+    return ranks
+
+
+def similarity_text(value: float, minimum: float) -> tuple[str, str]:
+    """The similarity and the minimum to three places, or more where three would show them equal."""
+    for places in range(3, 10):
+        shown, limit = f"{value:.{places}f}", f"{minimum:.{places}f}"
+        if shown != limit:
+            return shown, limit
+    return repr(value), repr(minimum)
+
+
+def below_similarity(value: float, minimum: float) -> Exclusion:
+    shown, limit = similarity_text(value, minimum)
+    return Exclusion(
+        "below_similarity",
+        f"Similarity {shown} is under the minimum {limit}, so it is excluded at any recency weight.",
+    )
+
+
+def in_neither_ranking(value: float, minimum: float) -> Exclusion:
+    shown, limit = similarity_text(value, minimum)
+    return Exclusion(
+        "below_similarity",
+        f"Shares no term with the question (BM25 0) and its similarity {shown} is under the minimum {limit}: "
+        "neither ranking holds it, so it is excluded at any recency weight.",
+    )
 
 
 def _unmatched_at_zero(scores: tuple[float, ...], exclusion: Exclusion) -> Callable[[int], Exclusion | None]:

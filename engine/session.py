@@ -1,13 +1,15 @@
 """A store opened once, answering policy after policy.
 
 A ``Session`` holds one validated store, its TF-IDF index, its newest record per key,
-its word counts and the scores of the questions asked so far. Every answer scores the
-question with both lexical scorers (TF-IDF cosine and BM25, each read as a
-``scoring.Scoring``): the policy's scorer ranks and packs, and the other's ranking of
-the same candidates is given beside it, so a learner sees where the two disagree.
-``retrieve`` gives the full result (the command line, ``api.run``); ``answer`` gives the slim answer the page's
-worker sends: only what a policy decides plus the question's per-record scores, never
-the record texts again, since the page already holds the store it opened.
+its word counts and the scores of the questions asked so far; once an answer needs the
+static embedding, also every record's vector and the store's map. Every answer scores the
+question with both lexical scorers (TF-IDF cosine and BM25), and an embedding or hybrid
+answer with the embedding too, each read as a ``scoring.Scoring``: the policy's scorer
+ranks and packs, and the others rank the same candidates beside it, so a learner sees
+where they disagree. ``retrieve`` gives the full result (the command line, ``api.run``);
+``answer`` gives the slim answer the page's worker sends: only what a policy decides plus
+the question's per-record scores, never the record texts again, since the page already
+holds the store it opened.
 """
 
 from __future__ import annotations
@@ -15,19 +17,36 @@ from __future__ import annotations
 import functools
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from . import __version__
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
+from .embedding import StaticEmbedding
 from .errors import InputError, error_result, internal_error
-from .fields import OTHER_SCORER, OUTCOME_STAGE
+from .fields import EMBEDDING_SCORERS, OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
+from .near_miss import NearMisses
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
 from .scope import Exclusion, ScopeChecker
-from .scoring import AnyScoring, blend, bm25_scoring, recency, tfidf_scoring
-from .shapes import Answer, Columns, Coverage, ErrorResult, Head, Opened, RecordResult, Result, Summary
+from .scoring import AnyScoring, Fusion, blend, bm25_scoring, embedding_scoring, fuse, recency, tfidf_scoring
+from .semantic import EmbeddingScores, StoreVectors, closest, score_question_embedding, store_vectors
+from .shapes import (
+    Answer,
+    AskedToken,
+    Columns,
+    Coverage,
+    EmbeddingPart,
+    ErrorResult,
+    Head,
+    Opened,
+    QuestionMap,
+    RecordResult,
+    Result,
+    Summary,
+)
 from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
 
@@ -37,36 +56,58 @@ dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 # goes back and forth between a few, and each costs a pass over every record.
 _QUESTIONS_KEPT = 8
 
+_Kept = TypeVar("_Kept")
+
+
+def _matched(position: int) -> Exclusion | None:
+    """A scorer's test that matches every record: the scope filters alone."""
+    return None
+
 
 @dataclass(frozen=True)
 class _Decisions:
     """What one policy decides for every record, in store order. ``scoring`` is the
     policy scorer's reading of the question (each record's relevance and parts), ``score``
     its blend with recency; ``rank`` places the candidates under the policy's scorer and
-    ``other_rank`` under the other one. ``tfidf`` and ``bm25`` are the question's two
-    lexical scores, which every answer shows."""
+    ``other_rank`` under the other one, ``ranks`` under each scorer computed. ``tfidf``
+    and ``bm25`` are the question's two lexical scores, which every answer shows;
+    ``meaning`` its embedding scores and ``rrf`` the fused sums, when the policy's
+    scorer needs them. ``terms_key`` names what the per-record parts depend on."""
 
     tfidf: QuestionScores
     bm25: BM25Scores
+    meaning: EmbeddingScores | None
+    rrf: tuple[float | None, ...] | None
     scoring: AnyScoring
     score: list[float]
     outcome: list[str]
     reason: list[str]
     rank: list[int | None]
     other_rank: list[int | None]
+    ranks: dict[str, list[int | None]]
     ranked: list[str]
     selected: list[str]
     words_used: int
     coverage: Coverage
+    terms_key: str
 
 
 class Session:
     """One validated store and everything about it that no policy changes."""
 
-    def __init__(self, store: Store, *, name: str = "") -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        name: str = "",
+        embedding: StaticEmbedding | None = None,
+        vectors: Callable[[], StaticEmbedding] | None = None,
+    ) -> None:
         """``name`` tells this store's answers from another's (api.open_json names a
         session by its store's text), so that per-term parts the page keeps from one
-        store are never taken for another's."""
+        store are never taken for another's. ``embedding`` is the static embedding the
+        embedding and hybrid scorers read; without one, ``vectors`` is asked for it the
+        first time a policy needs it (it raises InputError when there is none)."""
         self.store = store
         self.name = name
         self.index = build_index(tuple(record.text for record in store.records))
@@ -78,6 +119,19 @@ class Session:
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
         self._bm25: OrderedDict[tuple[str, float, float, bool], BM25Scores] = OrderedDict()
         self._encoded: dict[str, str] = {}
+        self._embedding = embedding
+        self._vectors_source = vectors
+        self._store_vectors: StoreVectors | None = None
+        self._meaning: OrderedDict[str, EmbeddingScores] = OrderedDict()
+        self._kept: OrderedDict[str, Any] = OrderedDict()
+
+    def use_embedding(self, embedding: StaticEmbedding) -> None:
+        """Read the embedding and hybrid scorers' vectors from ``embedding`` from now on."""
+        self._embedding = embedding
+        self._store_vectors = None
+        self._meaning.clear()
+        self._kept.clear()
+        self._encoded.clear()
 
     # ------------------------------------------------------------ the two shapes
 
@@ -98,6 +152,8 @@ class Session:
                     "words": self.words[i],
                     "cosine": d.tfidf.cosines[i],
                     "bm25": d.bm25.scores[i],
+                    "similarity": None if d.meaning is None else d.meaning.similarity[i],
+                    "rrf": None if d.rrf is None else d.rrf[i],
                     "relevance": d.scoring.relevance[i],
                     "recency": self.recency[i],
                     "score": d.score[i],
@@ -106,6 +162,7 @@ class Session:
                     "reason": d.reason[i],
                     "rank": d.rank[i],
                     "other_rank": d.other_rank[i],
+                    "ranks": {name: places[i] for name, places in d.ranks.items()},
                     "terms": d.scoring.copied(i),
                 }
             )
@@ -179,13 +236,56 @@ class Session:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
         return policy.question_text or self.store.question(policy.question).text
 
+    def _question_embedding(self, text: str) -> EmbeddingScores:
+        """A question's embedding scores against every record, kept like ``_question``'s."""
+        scores = self._meaning.get(text)
+        if scores is None:
+            scores = self._meaning[text] = score_question_embedding(self._vectors(), text)
+            if len(self._meaning) > _QUESTIONS_KEPT:
+                self._meaning.popitem(last=False)
+        else:
+            self._meaning.move_to_end(text)
+        return scores
+
+    def _vectors(self) -> StoreVectors:
+        """Every record's vector and the store's map, made the first time a policy needs them."""
+        if self._store_vectors is None:
+            if self._embedding is None:
+                if self._vectors_source is None:
+                    raise InputError(
+                        "MissingVectors", [("vectors", "no static embedding is loaded for the embedding scorers")]
+                    )
+                self._embedding = self._vectors_source()
+            self._store_vectors = store_vectors(self._embedding, [record.text for record in self.store.records])
+        return self._store_vectors
+
+    def _keep(self, key: str, make: Callable[[], _Kept]) -> _Kept:
+        """What ``make`` gives for a terms key, kept for the last few keys (a policy change
+        that keeps the question and the scope needs nothing made again)."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            kept: _Kept = self._kept[key]
+            return kept
+        made = self._kept[key] = make()
+        if len(self._kept) > _QUESTIONS_KEPT:
+            self._kept.popitem(last=False)
+        return made
+
     def _terms_key(self, policy: Policy) -> str:
         """What the per-term parts depend on: the store, the question's text, and for BM25
-        its k1 and b. The separator after a BM25 key's store name is a control
-        character, which no store name holds, so the two kinds of key never meet."""
+        its k1 and b. An embedding's parts depend on the scope too (the closest tokens are
+        found for the records in scope only), and hybrid's on every setting of the two
+        rankings it fuses. The separator after such a key's store name is a control
+        character, which no store name holds, so the kinds of key never meet."""
+        text = self._asked(policy)
         if policy.scorer == "bm25":
-            return f"{self.name}\x1fbm25:{policy.bm25_k1!r}:{policy.bm25_b!r}:{self._asked(policy)}"
-        return f"{self.name}:{self._asked(policy)}"
+            return f"{self.name}\x1fbm25:{policy.bm25_k1!r}:{policy.bm25_b!r}:{text}"
+        if policy.scorer in EMBEDDING_SCORERS:
+            scope = [policy.tenant, policy.store, policy.previous_sessions, policy.max_age_hours, policy.latest_per_key]
+            if policy.scorer == "hybrid":
+                scope += [policy.bm25_k1, policy.bm25_b, policy.min_similarity, policy.rrf_k]
+            return f"{self.name}\x1f{policy.scorer}:{json.dumps(scope)}:{text}"
+        return f"{self.name}:{text}"
 
     def _encoded_terms(self, key: str, d: _Decisions) -> str:
         """The per-term parts of every record as JSON text, encoded once per question."""
@@ -206,25 +306,52 @@ class Session:
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
         scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25)}
+        meaning: EmbeddingScores | None = None
+        fusion: Fusion | None = None
+        if policy.scorer in EMBEDDING_SCORERS:
+            vectors = self._vectors()
+            meaning = self._question_embedding(text)
+            # The embedding's parts and hybrid's fusion depend on which records the scope keeps.
+            in_scope = self.scope.check_all(_matched, policy)[1]
+            key = self._terms_key(policy)
+            found = meaning
+            parts: tuple[tuple[EmbeddingPart, ...], ...] = ((),) * len(self.ids)
+            if policy.scorer == "embedding":
+                parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
+            scorings["embedding"] = embedding_scoring(meaning, policy.min_similarity, parts)
+            if policy.scorer == "hybrid":
+                fusion = self._keep(key, lambda: fuse(bm25, found, in_scope, policy.min_similarity, policy.rrf_k))
+                scorings["hybrid"] = fusion.scoring
+        else:
+            key = self._terms_key(policy)
         scoring = scorings[policy.scorer]
-        exclusions, in_scope = self.scope.check_all(scoring.unmatched, policy)
-        rankings = {name: self._ranked(each, in_scope, policy.recency_weight) for name, each in scorings.items()}
+        exclusions, candidates = self.scope.check_all(scoring.unmatched, policy)
+        # Each scorer ranks the candidates it matches too (the lexical two match the same).
+        rankings = {
+            name: self._ranked(each, [p for p in candidates if each.unmatched(p) is None], policy.recency_weight)
+            for name, each in scorings.items()
+        }
         ranked = rankings[policy.scorer]
         outcome, reason = _outcomes(exclusions, ranked, pack(ranked, policy.budget_words, policy.max_records))
         selected = [candidate for candidate in ranked if outcome[candidate.position] == "selected"]
+        ranks = {name: _places(each, len(self.ids)) for name, each in rankings.items()}
         return _Decisions(
             tfidf=tfidf,
             bm25=bm25,
+            meaning=meaning,
+            rrf=None if fusion is None else fusion.rrf,
             scoring=scoring,
             score=self._blended(scoring, policy.recency_weight),
             outcome=outcome,
             reason=reason,
-            rank=_places(ranked, len(self.ids)),
-            other_rank=_places(rankings[OTHER_SCORER[policy.scorer]], len(self.ids)),
+            rank=ranks[policy.scorer],
+            other_rank=ranks[OTHER_SCORER[policy.scorer]],
+            ranks=ranks,
             ranked=[candidate.id for candidate in ranked],
             selected=[candidate.id for candidate in selected],
             words_used=sum(candidate.words for candidate in selected),
             coverage=self._coverage(policy, [candidate.id for candidate in selected]),
+            terms_key=key,
         )
 
     def _blended(self, scoring: AnyScoring, weight: float) -> list[float]:
@@ -261,11 +388,29 @@ class Session:
                 "own": own,
                 "terms": list(d.tfidf.terms),
                 "dropped_terms": list(d.tfidf.dropped),
+                "near_misses": self._near_misses.of(d.tfidf.dropped) if d.tfidf.dropped else [],
                 "stop_words": stop_words_in(text),
                 "best_bm25": max(d.bm25.scores, default=0.0),
                 "average_length": d.bm25.average_length,
+                "tokens": [] if d.meaning is None else _asked_tokens(d.meaning),
+                "unknown_tokens": [] if d.meaning is None else list(d.meaning.unknown),
+                "norm": None if d.meaning is None else d.meaning.norm,
+                "map": None if d.meaning is None else self._map(d.meaning),
             },
         }
+
+    def _map(self, meaning: EmbeddingScores) -> QuestionMap:
+        plane = self._vectors().plane
+        return {
+            "question": list(meaning.place),
+            "records": [list(place) for place in plane.records],
+            "explained": list(plane.explained),
+        }
+
+    @functools.cached_property
+    def _near_misses(self) -> NearMisses:
+        """The store's vocabulary by stem, made the first time a question has a term in no record."""
+        return NearMisses(self.index.document_frequency)
 
     def _summary(self, policy: Policy, d: _Decisions) -> Summary:
         return {
@@ -289,14 +434,17 @@ class Session:
             "ids": self.ids,
             "cosine": list(d.tfidf.cosines),
             "bm25": list(d.bm25.scores),
+            "similarity": [None] * len(self.ids) if d.meaning is None else list(d.meaning.similarity),
+            "rrf": [None] * len(self.ids) if d.rrf is None else list(d.rrf),
             "relevance": list(d.scoring.relevance),
             "score": d.score,
             "outcome": d.outcome,
             "reason": d.reason,
             "rank": d.rank,
             "other_rank": d.other_rank,
+            "ranks": d.ranks,
             **self._summary(policy, d),
-            "terms_key": self._terms_key(policy),
+            "terms_key": d.terms_key,
         }
 
     def _encode_answer(self, policy: Policy, have_terms: str) -> str:
@@ -322,6 +470,40 @@ def _outcomes(
     for candidate, decision in zip(ranked, packed, strict=True):
         outcome[candidate.position], reason[candidate.position] = decision.outcome, decision.reason
     return outcome, reason
+
+
+def _embedding_parts(
+    vectors: StoreVectors, meaning: EmbeddingScores, in_scope: list[int]
+) -> tuple[tuple[EmbeddingPart, ...], ...]:
+    """Each record's parts: per question token its contribution and, for a record in
+    scope, the record's tokens closest to it."""
+    kept = set(in_scope)
+    parts: list[tuple[EmbeddingPart, ...]] = []
+    for position, contributions in enumerate(meaning.contributions):
+        near = closest(vectors, meaning, position) if position in kept else None
+        parts.append(
+            tuple(
+                {
+                    "token": token.token,
+                    "count": token.count,
+                    "contribution": contribution,
+                    "closest": [] if near is None else [{"token": n.token, "cosine": n.cosine} for n in near[i]],
+                }
+                for i, (token, contribution) in enumerate(zip(meaning.tokens, contributions, strict=True))
+            )
+        )
+    return tuple(parts)
+
+
+def _asked_tokens(meaning: EmbeddingScores) -> list[AskedToken]:
+    return [
+        {
+            "token": token.token,
+            "count": token.count,
+            "neighbours": [{"token": near.token, "cosine": near.cosine} for near in neighbours],
+        }
+        for token, neighbours in zip(meaning.tokens, meaning.neighbours, strict=True)
+    ]
 
 
 def _places(ranked: list[Candidate], size: int) -> list[int | None]:

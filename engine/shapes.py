@@ -39,21 +39,90 @@ class BM25Part(TypedDict):
     contribution: float
 
 
+class NearToken(TypedDict):
+    """A vocabulary token and its cosine with another token (both vectors as stored)."""
+
+    token: str
+    cosine: float
+
+
+class EmbeddingPart(TypedDict):
+    """One distinct question token's share of a record's similarity; a record's parts add up
+    to it. ``contribution`` is ``count * v·d / ‖Σv‖`` (v the token's vector, d the record's
+    unit vector, Σv the sum of the question's token vectors); ``closest`` are the record's
+    tokens most similar to this one, most similar first (up to 3), given for the records
+    past the scope filters (empty for one a filter removed)."""
+
+    token: str
+    count: int
+    contribution: float
+    closest: list[NearToken]
+
+
+class FusionPart(TypedDict):
+    """One ranking's share of a record's Reciprocal Rank Fusion sum: ``1 / (rrf_k + rank)``,
+    with the record's rank in that ranking (records tied on relevance share the best rank)
+    and its relevance there. A record's parts add up to its ``rrf``."""
+
+    scorer: str
+    rank: int
+    relevance: float
+    contribution: float
+
+
+class AskedToken(TypedDict):
+    """A distinct question token as the embedding reads it, how often the question holds
+    it, and its nearest vocabulary tokens (up to five, nearest first)."""
+
+    token: str
+    count: int
+    neighbours: list[NearToken]
+
+
+class QuestionMap(TypedDict):
+    """The question and every record (in store order) on a 2-D map: their vectors projected
+    on the two directions along which the records' vectors spread most (PCA of the record
+    vectors; the question is placed on the records' map, it does not move it). Approximate:
+    ``explained`` is the share of the records' spread each axis shows."""
+
+    question: list[float]
+    records: list[list[float]]
+    explained: list[float]
+
+
+class NearMiss(TypedDict):
+    """A question term in no record, and record terms that begin with it or share its stem
+    (engine/near_miss.py): the scorers match exact terms only, so these count for nothing."""
+
+    term: str
+    record_words: list[str]
+
+
 class QuestionResult(TypedDict):
     """The question in force and how it was read. ``own`` is a learner's own text (its id
     is then empty); ``terms`` are its terms found in some record, ``dropped_terms`` those
-    found in none (they count for nothing), ``stop_words`` the stop words it contained.
+    found in none (they count for nothing), with ``near_misses`` for those of them that a
+    record holds in a longer or inflected form; ``stop_words`` the stop words it contained.
     ``best_bm25`` is the highest BM25 of any record for it: BM25 is blended as a share of it;
-    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``."""
+    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``.
+    When the scorer reads the embedding (else empty, or None): ``tokens`` are its distinct
+    word pieces in question order, ``unknown_tokens`` its words the vocabulary lacks (they
+    count for nothing), ``norm`` the length of the sum of its token vectors, ``‖Σv‖``, and
+    ``map`` the question and the records in two dimensions."""
 
     id: str
     text: str
     own: bool
     terms: list[str]
     dropped_terms: list[str]
+    near_misses: list[NearMiss]
     stop_words: list[str]
     best_bm25: float
     average_length: float
+    tokens: list[AskedToken]
+    unknown_tokens: list[str]
+    norm: float | None
+    map: QuestionMap | None
 
 
 class Coverage(TypedDict):
@@ -97,10 +166,14 @@ class Summary(TypedDict):
 class RecordResult(TypedDict):
     """One record in a full result: its own fields, its scores, its outcome and why.
 
-    ``relevance`` is the policy scorer's share of the score (the cosine, or BM25 over the
-    best BM25), ``stage`` the stage (2, 3 or 4) that decides the outcome, ``rank`` its
-    place under the policy's scorer and ``other_rank`` under the other one (None when out
-    of scope), ``terms`` the policy scorer's per-term parts."""
+    ``relevance`` is the policy scorer's share of the score (the cosine, BM25 over the
+    best BM25, the similarity clipped at 0, or the RRF sum over its best, ``2 / (rrf_k +
+    1)``), ``stage`` the stage (2, 3 or 4) that decides the outcome, ``rank`` its place
+    under the policy's scorer and ``other_rank`` under the other one (None when out of
+    scope). ``similarity`` is the embedding cosine and ``rrf`` the fused sum, None when the
+    answer did not compute them; ``ranks`` gives the record's place among the candidates
+    under each scorer the answer computed (None where that scorer does not match it).
+    ``terms`` are the policy scorer's parts."""
 
     id: str
     tenant: str
@@ -112,6 +185,8 @@ class RecordResult(TypedDict):
     words: int
     cosine: float
     bm25: float
+    similarity: float | None
+    rrf: float | None
     relevance: float
     recency: float
     score: float
@@ -120,7 +195,8 @@ class RecordResult(TypedDict):
     reason: str
     rank: int | None
     other_rank: int | None
-    terms: list[TermPart] | list[BM25Part]
+    ranks: dict[str, int | None]
+    terms: list[TermPart] | list[BM25Part] | list[EmbeddingPart] | list[FusionPart]
 
 
 class Result(Head, Summary):
@@ -133,18 +209,21 @@ class Result(Head, Summary):
 class Columns(Head, Summary):
     """The slim answer but for its per-term parts: each column is in store order.
 
-    In JSON the columns (``ids`` to ``other_rank``) come between the head and the
-    summary, and ``terms_key`` after it."""
+    In JSON the columns (``ids`` to ``ranks``) come between the head and the summary,
+    and ``terms_key`` after it. ``ranks`` holds one column per scorer computed."""
 
     ids: list[str]
     cosine: list[float]
     bm25: list[float]
+    similarity: list[float | None]
+    rrf: list[float | None]
     relevance: list[float]
     score: list[float]
     outcome: list[str]
     reason: list[str]
     rank: list[int | None]
     other_rank: list[int | None]
+    ranks: dict[str, list[int | None]]
     terms_key: str
 
 
@@ -156,7 +235,14 @@ class Answer(Columns):
     the per-term parts (``terms``, then None) when the page says it has those of
     ``terms_key`` already."""
 
-    terms: list[list[TermPart]] | list[list[BM25Part]] | None
+    terms: list[list[TermPart]] | list[list[BM25Part]] | list[list[EmbeddingPart]] | list[list[FusionPart]] | None
+
+
+class VectorsLoaded(TypedDict):
+    """The reply to loading a vector file (``api.load_embedding``): its vocabulary size and dimensions."""
+
+    tokens: int
+    dims: int
 
 
 class Opened(TypedDict):
@@ -182,7 +268,8 @@ class ErrorBody(TypedDict):
 
 class ErrorResult(TypedDict):
     """What every entry point returns instead of a result when the input is bad (``name``
-    says which input: InvalidStore, InvalidPolicy, InvalidRequest, InvalidJSON) or the
-    engine failed (InternalError, with no problems)."""
+    says which input: InvalidStore, InvalidPolicy, InvalidRequest, InvalidJSON,
+    MissingVectors or InvalidVectors, the static embedding's file) or the engine failed
+    (InternalError, with no problems)."""
 
     error: ErrorBody

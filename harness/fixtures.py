@@ -25,7 +25,9 @@ STORE: dict[str, Any] = load_json(FIXTURES / "store.json")
 
 def assert_golden_case(case: dict[str, Any], store: Any) -> None:
     """A golden case file holds: its tray, words used, every outcome and coverage, and
-    when the case says, how the question was read, ranks under both scorers and idfs."""
+    when the case says, how the question was read, ranks under both scorers and idfs, and
+    for the embedding scorers ranks under each scorer, similarities, fused sums and the
+    tokens that carried a record's similarity."""
     assert case["description"].strip()
     result = result_of({"store": store, "policy": case["policy"]})
     expected = case["expected"]
@@ -42,6 +44,19 @@ def assert_golden_case(case: dict[str, Any], store: Any) -> None:
         row = next(r for r in result["records"] if r["id"] == record_id)
         assert (row["rank"], row["other_rank"]) == (place, other_place), record_id
     # and a term's idf under the policy's scorer, to two places, as a guide quotes it.
-    idf = {part["term"]: part["idf"] for r in result["records"] for part in r["terms"]}
+    rows: dict[str, Any] = {r["id"]: r for r in result["records"]}
+    idf = {part["term"]: part["idf"] for r in rows.values() for part in r["terms"] if "idf" in part}
     for term, value in expected.get("idf", {}).items():
         assert round(idf[term], 2) == value, term
+    # Where a case says: a record's rank under each scorer the answer computed (null: not
+    # ranked by it), its similarity and fused sum to three places,
+    for record_id, ranks in expected.get("ranks_by_scorer", {}).items():
+        assert rows[record_id]["ranks"] == ranks, record_id
+    for key in ("similarity", "rrf"):
+        for record_id, value in expected.get(key, {}).items():
+            number = rows[record_id][key]
+            assert number is not None and round(number, 3) == value, (key, record_id)
+    # and the question tokens that carried a record's similarity most, largest first.
+    for record_id, tokens in expected.get("carried_by", {}).items():
+        parts = sorted(rows[record_id]["terms"], key=lambda part: -part["contribution"])
+        assert [part["token"] for part in parts[: len(tokens)]] == tokens, record_id

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from engine.fields import MIN_SIMILARITY
 from harness import ROOT
 
 
@@ -69,6 +70,8 @@ def test_json_output_equals_the_engine_result() -> None:
         "scorer": "tfidf",
         "bm25_k1": 1.2,
         "bm25_b": 0.75,
+        "min_similarity": MIN_SIMILARITY,
+        "rrf_k": 60,
         "recency_weight": 0.25,
         "budget_words": 30,
         "max_records": 2,

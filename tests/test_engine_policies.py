@@ -35,6 +35,8 @@ def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> Non
         "scorer": "tfidf",
         "bm25_k1": 1.2,
         "bm25_b": 0.75,
+        "min_similarity": engine.fields.MIN_SIMILARITY,
+        "rrf_k": 60,
         "recency_weight": 0.0,
         "budget_words": 40,
         "max_records": 3,

@@ -24,10 +24,22 @@ def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> An
     rows = result["records"]
     head = {k: v for k, v in result.items() if k in ("engine_version", "policy", "question")}
     tail = {k: v for k, v in result.items() if k not in head and k != "records"}
-    columns = {
+    columns: dict[str, Any] = {
         name: [row[name] for row in rows]
-        for name in ("cosine", "bm25", "relevance", "score", "outcome", "reason", "rank", "other_rank")
+        for name in (
+            "cosine",
+            "bm25",
+            "similarity",
+            "rrf",
+            "relevance",
+            "score",
+            "outcome",
+            "reason",
+            "rank",
+            "other_rank",
+        )
     }
+    columns["ranks"] = {scorer: [row["ranks"][scorer] for row in rows] for scorer in rows[0]["ranks"]}
     terms = [row["terms"] for row in rows] if with_terms else None
     return {
         **head,
@@ -40,10 +52,16 @@ def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> An
 
 
 def terms_key(session: engine.Session, result: Any) -> str:
-    """What a result's per-term parts depend on: the store, the question, and BM25's k1 and b."""
+    """What a result's per-term parts depend on: the store, the question, and BM25's k1 and b;
+    for the embedding scorers the scope too, and hybrid's fusion settings."""
     policy, text = result["policy"], result["question"]["text"]
     if policy["scorer"] == "bm25":
         return f"{session.name}\x1fbm25:{policy['bm25_k1']!r}:{policy['bm25_b']!r}:{text}"
+    if policy["scorer"] in ("embedding", "hybrid"):
+        names = ["tenant", "store", "previous_sessions", "max_age_hours", "latest_per_key"]
+        if policy["scorer"] == "hybrid":
+            names += ["bm25_k1", "bm25_b", "min_similarity", "rrf_k"]
+        return f"{session.name}\x1f{policy['scorer']}:{json.dumps([policy[name] for name in names])}:{text}"
     return f"{session.name}:{text}"
 
 

@@ -60,6 +60,7 @@ def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
         "previous_session",
         "too_old",
         "no_shared_terms",
+        "below_similarity",
         "selected",
         "over_budget",
         "record_limit",

@@ -31,20 +31,89 @@
  */
 
 /**
+ * A vocabulary token and its cosine with another token (both vectors as stored).
+ * @typedef {object} NearToken
+ * @property {string} token
+ * @property {number} cosine
+ */
+
+/**
+ * One distinct question token's share of a record's similarity; a record's parts add up
+ * to it. `contribution` is `count * v·d / ‖Σv‖` (v the token's vector, d the record's
+ * unit vector, Σv the sum of the question's token vectors); `closest` are the record's
+ * tokens most similar to this one, most similar first (up to 3), given for the records
+ * past the scope filters (empty for one a filter removed).
+ * @typedef {object} EmbeddingPart
+ * @property {string} token
+ * @property {number} count
+ * @property {number} contribution
+ * @property {NearToken[]} closest
+ */
+
+/**
+ * One ranking's share of a record's Reciprocal Rank Fusion sum: `1 / (rrf_k + rank)`,
+ * with the record's rank in that ranking (records tied on relevance share the best rank)
+ * and its relevance there. A record's parts add up to its `rrf`.
+ * @typedef {object} FusionPart
+ * @property {string} scorer
+ * @property {number} rank
+ * @property {number} relevance
+ * @property {number} contribution
+ */
+
+/**
+ * A distinct question token as the embedding reads it, how often the question holds
+ * it, and its nearest vocabulary tokens (up to five, nearest first).
+ * @typedef {object} AskedToken
+ * @property {string} token
+ * @property {number} count
+ * @property {NearToken[]} neighbours
+ */
+
+/**
+ * The question and every record (in store order) on a 2-D map: their vectors projected
+ * on the two directions along which the records' vectors spread most (PCA of the record
+ * vectors; the question is placed on the records' map, it does not move it). Approximate:
+ * `explained` is the share of the records' spread each axis shows.
+ * @typedef {object} QuestionMap
+ * @property {number[]} question
+ * @property {number[][]} records
+ * @property {number[]} explained
+ */
+
+/**
+ * A question term in no record, and record terms that begin with it or share its stem
+ * (engine/near_miss.py): the scorers match exact terms only, so these count for nothing.
+ * @typedef {object} NearMiss
+ * @property {string} term
+ * @property {string[]} record_words
+ */
+
+/**
  * The question in force and how it was read. `own` is a learner's own text (its id
  * is then empty); `terms` are its terms found in some record, `dropped_terms` those
- * found in none (they count for nothing), `stop_words` the stop words it contained.
+ * found in none (they count for nothing), with `near_misses` for those of them that a
+ * record holds in a longer or inflected form; `stop_words` the stop words it contained.
  * `best_bm25` is the highest BM25 of any record for it: BM25 is blended as a share of it;
  * `average_length` is the store's mean record length in terms, BM25's `avg_len`.
+ * When the scorer reads the embedding (else empty, or None): `tokens` are its distinct
+ * word pieces in question order, `unknown_tokens` its words the vocabulary lacks (they
+ * count for nothing), `norm` the length of the sum of its token vectors, `‖Σv‖`, and
+ * `map` the question and the records in two dimensions.
  * @typedef {object} QuestionResult
  * @property {string} id
  * @property {string} text
  * @property {boolean} own
  * @property {string[]} terms
  * @property {string[]} dropped_terms
+ * @property {NearMiss[]} near_misses
  * @property {string[]} stop_words
  * @property {number} best_bm25
  * @property {number} average_length
+ * @property {AskedToken[]} tokens
+ * @property {string[]} unknown_tokens
+ * @property {number | null} norm
+ * @property {QuestionMap | null} map
  */
 
 /**
@@ -88,10 +157,14 @@
 /**
  * One record in a full result: its own fields, its scores, its outcome and why.
  *
- * `relevance` is the policy scorer's share of the score (the cosine, or BM25 over the
- * best BM25), `stage` the stage (2, 3 or 4) that decides the outcome, `rank` its
- * place under the policy's scorer and `other_rank` under the other one (None when out
- * of scope), `terms` the policy scorer's per-term parts.
+ * `relevance` is the policy scorer's share of the score (the cosine, BM25 over the
+ * best BM25, the similarity clipped at 0, or the RRF sum over its best, `2 / (rrf_k +
+ * 1)`), `stage` the stage (2, 3 or 4) that decides the outcome, `rank` its place
+ * under the policy's scorer and `other_rank` under the other one (None when out of
+ * scope). `similarity` is the embedding cosine and `rrf` the fused sum, None when the
+ * answer did not compute them; `ranks` gives the record's place among the candidates
+ * under each scorer the answer computed (None where that scorer does not match it).
+ * `terms` are the policy scorer's parts.
  * @typedef {object} RecordResult
  * @property {string} id
  * @property {string} tenant
@@ -103,6 +176,8 @@
  * @property {number} words
  * @property {number} cosine
  * @property {number} bm25
+ * @property {number | null} similarity
+ * @property {number | null} rrf
  * @property {number} relevance
  * @property {number} recency
  * @property {number} score
@@ -111,7 +186,8 @@
  * @property {string} reason
  * @property {number | null} rank
  * @property {number | null} other_rank
- * @property {TermPart[] | BM25Part[]} terms
+ * @property {Record<string, number | null>} ranks
+ * @property {TermPart[] | BM25Part[] | EmbeddingPart[] | FusionPart[]} terms
  */
 
 /**
@@ -133,8 +209,8 @@
 /**
  * The slim answer but for its per-term parts: each column is in store order.
  *
- * In JSON the columns (`ids` to `other_rank`) come between the head and the
- * summary, and `terms_key` after it.
+ * In JSON the columns (`ids` to `ranks`) come between the head and the summary,
+ * and `terms_key` after it. `ranks` holds one column per scorer computed.
  * @typedef {object} Columns
  * @property {string} engine_version
  * @property {Policy} policy
@@ -148,12 +224,15 @@
  * @property {string[]} ids
  * @property {number[]} cosine
  * @property {number[]} bm25
+ * @property {(number | null)[]} similarity
+ * @property {(number | null)[]} rrf
  * @property {number[]} relevance
  * @property {number[]} score
  * @property {string[]} outcome
  * @property {string[]} reason
  * @property {(number | null)[]} rank
  * @property {(number | null)[]} other_rank
+ * @property {Record<string, (number | null)[]>} ranks
  * @property {string} terms_key
  */
 
@@ -177,14 +256,24 @@
  * @property {string[]} ids
  * @property {number[]} cosine
  * @property {number[]} bm25
+ * @property {(number | null)[]} similarity
+ * @property {(number | null)[]} rrf
  * @property {number[]} relevance
  * @property {number[]} score
  * @property {string[]} outcome
  * @property {string[]} reason
  * @property {(number | null)[]} rank
  * @property {(number | null)[]} other_rank
+ * @property {Record<string, (number | null)[]>} ranks
  * @property {string} terms_key
- * @property {TermPart[][] | BM25Part[][] | null} terms
+ * @property {TermPart[][] | BM25Part[][] | EmbeddingPart[][] | FusionPart[][] | null} terms
+ */
+
+/**
+ * The reply to loading a vector file (`api.load_embedding`): its vocabulary size and dimensions.
+ * @typedef {object} VectorsLoaded
+ * @property {number} tokens
+ * @property {number} dims
  */
 
 /**
@@ -211,8 +300,9 @@
 
 /**
  * What every entry point returns instead of a result when the input is bad (`name`
- * says which input: InvalidStore, InvalidPolicy, InvalidRequest, InvalidJSON) or the
- * engine failed (InternalError, with no problems).
+ * says which input: InvalidStore, InvalidPolicy, InvalidRequest, InvalidJSON,
+ * MissingVectors or InvalidVectors, the static embedding's file) or the engine failed
+ * (InternalError, with no problems).
  * @typedef {object} ErrorResult
  * @property {ErrorBody} error
  */
@@ -239,15 +329,50 @@ export const SHAPE_KEYS = Object.freeze({
     "length_factor",
     "contribution"
   ],
+  "NearToken": [
+    "token",
+    "cosine"
+  ],
+  "EmbeddingPart": [
+    "token",
+    "count",
+    "contribution",
+    "closest"
+  ],
+  "FusionPart": [
+    "scorer",
+    "rank",
+    "relevance",
+    "contribution"
+  ],
+  "AskedToken": [
+    "token",
+    "count",
+    "neighbours"
+  ],
+  "QuestionMap": [
+    "question",
+    "records",
+    "explained"
+  ],
+  "NearMiss": [
+    "term",
+    "record_words"
+  ],
   "QuestionResult": [
     "id",
     "text",
     "own",
     "terms",
     "dropped_terms",
+    "near_misses",
     "stop_words",
     "best_bm25",
-    "average_length"
+    "average_length",
+    "tokens",
+    "unknown_tokens",
+    "norm",
+    "map"
   ],
   "Coverage": [
     "found",
@@ -285,6 +410,8 @@ export const SHAPE_KEYS = Object.freeze({
     "words",
     "cosine",
     "bm25",
+    "similarity",
+    "rrf",
     "relevance",
     "recency",
     "score",
@@ -293,6 +420,7 @@ export const SHAPE_KEYS = Object.freeze({
     "reason",
     "rank",
     "other_rank",
+    "ranks",
     "terms"
   ],
   "Result": [
@@ -320,12 +448,15 @@ export const SHAPE_KEYS = Object.freeze({
     "ids",
     "cosine",
     "bm25",
+    "similarity",
+    "rrf",
     "relevance",
     "score",
     "outcome",
     "reason",
     "rank",
     "other_rank",
+    "ranks",
     "terms_key"
   ],
   "Answer": [
@@ -341,14 +472,21 @@ export const SHAPE_KEYS = Object.freeze({
     "ids",
     "cosine",
     "bm25",
+    "similarity",
+    "rrf",
     "relevance",
     "score",
     "outcome",
     "reason",
     "rank",
     "other_rank",
+    "ranks",
     "terms_key",
     "terms"
+  ],
+  "VectorsLoaded": [
+    "tokens",
+    "dims"
   ],
   "Opened": [
     "records",

@@ -9,9 +9,11 @@
  * @property {boolean} previous_sessions  Include previous sessions
  * @property {number} max_age_hours  Maximum age
  * @property {boolean} latest_per_key  Keep latest fact per key
- * @property {"tfidf" | "bm25"} scorer  Lexical scorer
+ * @property {"tfidf" | "bm25" | "embedding" | "hybrid"} scorer  Scorer
  * @property {number} bm25_k1  BM25 k1
  * @property {number} bm25_b  BM25 b
+ * @property {number} min_similarity  Minimum similarity
+ * @property {number} rrf_k  RRF k
  * @property {number} recency_weight  Recency weight
  * @property {number} budget_words  Context word budget
  * @property {number} max_records  Maximum retrieved records
@@ -104,8 +106,8 @@ export const FIELD_TABLE = Object.freeze([
   {
     "name": "scorer",
     "kind": "choice",
-    "label": "Lexical scorer",
-    "help": "how a record's words are matched to the question's before blending with recency",
+    "label": "Scorer",
+    "help": "how a record is matched to the question before blending with recency: by shared words (TF-IDF, BM25), by meaning (a static embedding), or both ranks fused (hybrid)",
     "unit": "",
     "control": "select",
     "default": "tfidf",
@@ -117,6 +119,14 @@ export const FIELD_TABLE = Object.freeze([
       [
         "bm25",
         "BM25 (as Lucene scores it)"
+      ],
+      [
+        "embedding",
+        "Static embedding (meaning)"
+      ],
+      [
+        "hybrid",
+        "Hybrid: BM25 + embedding (RRF)"
       ]
     ]
   },
@@ -150,6 +160,41 @@ export const FIELD_TABLE = Object.freeze([
     "shownWith": [
       "scorer",
       "bm25"
+    ]
+  },
+  {
+    "name": "min_similarity",
+    "kind": "number",
+    "label": "Minimum similarity",
+    "help": "embedding cosine a record needs to be matched: below it, it is excluded at any recency weight",
+    "unit": "cosine with the question, 0 to 1",
+    "control": "number",
+    "default": 0.35,
+    "min": 0,
+    "max": 1,
+    "step": "0.05",
+    "shownWith": [
+      "scorer",
+      [
+        "embedding",
+        "hybrid"
+      ]
+    ]
+  },
+  {
+    "name": "rrf_k",
+    "kind": "int",
+    "label": "RRF k",
+    "help": "Reciprocal Rank Fusion constant: a record adds 1/(k + rank) for each ranking it is in",
+    "unit": "higher lets lower ranks count for more",
+    "control": "number",
+    "default": 60,
+    "min": 1,
+    "max": 100,
+    "step": "1",
+    "shownWith": [
+      "scorer",
+      "hybrid"
     ]
   },
   {
@@ -203,10 +248,10 @@ export const FIELD_TABLE = Object.freeze([
 ]);
 
 /** Each scorer's short name. */
-export const SCORER_NAMES = Object.freeze({"tfidf": "TF-IDF", "bm25": "BM25"});
+export const SCORER_NAMES = Object.freeze({"tfidf": "TF-IDF", "bm25": "BM25", "embedding": "Embedding", "hybrid": "Hybrid"});
 
 /** The scorer whose ranking is shown beside the policy's. */
-export const OTHER_SCORER = Object.freeze({"tfidf": "bm25", "bm25": "tfidf"});
+export const OTHER_SCORER = Object.freeze({"tfidf": "bm25", "bm25": "tfidf", "embedding": "bm25", "hybrid": "embedding"});
 
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({
@@ -216,6 +261,7 @@ export const OUTCOME_TABLE = Object.freeze({
   previous_session: {"code": "previous_session", "stage": 2, "label": "Previous session", "glyph": "↶", "tone": "muted"},
   too_old: {"code": "too_old", "stage": 2, "label": "Too old", "glyph": "◷", "tone": "muted"},
   no_shared_terms: {"code": "no_shared_terms", "stage": 3, "label": "No shared terms", "glyph": "∅", "tone": "muted"},
+  below_similarity: {"code": "below_similarity", "stage": 3, "label": "Below minimum similarity", "glyph": "≈", "tone": "muted"},
   selected: {"code": "selected", "stage": 4, "label": "Selected", "glyph": "✓", "tone": "good"},
   over_budget: {"code": "over_budget", "stage": 4, "label": "Over budget", "glyph": "✕", "tone": "warn"},
   record_limit: {"code": "record_limit", "stage": 4, "label": "Record limit", "glyph": "#", "tone": "warn"},

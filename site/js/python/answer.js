@@ -27,7 +27,8 @@ import { OUTCOME_TABLE } from "../core/tables.js";
 export function fullResult(store, answer, terms) {
   const { records, words, recency } = store;
   const n = records.length;
-  const columns = [answer.ids, answer.cosine, answer.bm25, answer.relevance, answer.score, answer.outcome, answer.reason, answer.rank, answer.other_rank, terms, words, recency];
+  const ranks = Object.entries(answer.ranks);
+  const columns = [answer.ids, answer.cosine, answer.bm25, answer.similarity, answer.rrf, answer.relevance, answer.score, answer.outcome, answer.reason, answer.rank, answer.other_rank, ...ranks.map(([, places]) => places), terms, words, recency];
   for (const column of columns) {
     if (column.length !== n) return mismatch(`${column.length} values answered for a store of ${n} records`);
   }
@@ -48,6 +49,8 @@ export function fullResult(store, answer, terms) {
       words: words[i],
       cosine: answer.cosine[i],
       bm25: answer.bm25[i],
+      similarity: answer.similarity[i],
+      rrf: answer.rrf[i],
       relevance: answer.relevance[i],
       recency: recency[i],
       score: answer.score[i],
@@ -56,6 +59,7 @@ export function fullResult(store, answer, terms) {
       reason: answer.reason[i],
       rank: answer.rank[i],
       other_rank: answer.other_rank[i],
+      ranks: Object.fromEntries(ranks.map(([scorer, places]) => [scorer, places[i]])),
       terms: terms[i],
     };
   }

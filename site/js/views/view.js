@@ -145,8 +145,9 @@ function showFieldsInForce(policy, fields) {
   for (const field of fields) {
     if (!field.shownWith) continue;
     const [other, value] = field.shownWith;
+    const shown = Array.isArray(value) ? value.includes(String(policy[other])) : policy[other] === value;
     const wrapper = control(field.name).closest(".control");
-    if (wrapper instanceof HTMLElement) setHidden(wrapper, policy[other] !== value);
+    if (wrapper instanceof HTMLElement) setHidden(wrapper, !shown);
   }
 }
 
