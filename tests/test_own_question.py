@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 import engine.fields
+import engine.near_miss
 import engine.parse
 from engine.session import dumps
 from harness import ROOT
@@ -269,3 +270,52 @@ def test_the_page_cleans_and_refuses_text_by_the_engine_s_very_rules() -> None:
     assert f'export const NO_WORDS = "{engine.parse.NO_WORDS}";' in page
     assert r"const CONTROL_SPACES = /[\t\n\v\f\r\u001c-\u001f\u0085]/g;" in page
     assert engine.parse.CONTROL_SPACES.pattern == r"[\t\n\x0b\x0c\r\x1c-\x1f\x85]"
+
+
+# ------------------------------------------------------------------ near misses
+
+
+@pytest.mark.parametrize(
+    ("term", "stem"),
+    [
+        ("deploy", "deploy"),
+        ("deployment", "deploy"),
+        ("deployments", "deploy"),
+        ("deploying", "deploy"),
+        ("deployed", "deploy"),
+        ("failures", "fail"),
+        ("queries", "query"),
+        ("rolls", "roll"),
+        ("ties", "tie"),  # "ies" needs two letters before it to stand for "y"
+        ("bus", "bus"),  # too short to lose its "s"
+        ("ed", "ed"),
+    ],
+)
+def test_one_common_ending_is_taken_off_when_enough_is_left(term: str, stem: str) -> None:
+    assert engine.near_miss.stem(term) == stem
+
+
+def test_near_misses_are_longer_forms_and_shared_stems_shortest_first() -> None:
+    near = engine.near_miss.NearMisses(["deployment", "deployed", "deployments", "redeploy", "region", "regions", "de"])
+    assert near.of(["deploy", "regional", "slow", "de"]) == [
+        {"term": "deploy", "record_words": ["deployed", "deployment", "deployments"]},
+    ]
+    assert near.of(["deploying"]) == [{"term": "deploying", "record_words": ["deployed", "deployment", "deployments"]}]
+    many = engine.near_miss.NearMisses([f"fail{ending}" for ending in ("ed", "s", "ing", "ure", "ures", "over")])
+    assert many.of(["fail"]) == [{"term": "fail", "record_words": ["fails", "failed", "failing", "failure"]}]
+
+
+def test_a_question_word_in_no_record_names_the_record_words_it_nearly_matches() -> None:
+    """'deploy' is not 'deployment', 'fail' is not 'failed': the head says so, for dropped terms only."""
+    question = run({"question_text": "Which deploy did not fail?"})["question"]
+    assert question["dropped_terms"] == ["deploy", "fail"]
+    assert question["near_misses"] == [
+        {"term": "deploy", "record_words": ["deployment"]},
+        {"term": "fail", "record_words": ["failed"]},
+    ]
+    slow = run({"question_text": "Why was the service so slow?"})["question"]
+    assert slow["dropped_terms"] == ["service", "slow"] and slow["near_misses"] == []
+    assert run({})["question"]["near_misses"] == []
+    session = open_session()
+    slim = json.loads(session.answer_json(json.dumps({"question_text": "Which deploy did not fail?"})))
+    assert slim["question"] == run({"question_text": "Which deploy did not fail?"})["question"]

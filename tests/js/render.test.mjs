@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { renderComparison, renderReading, renderTray } from "../../site/js/views/render.js";
+import { nearMissText, renderComparison, renderReading, renderTray } from "../../site/js/views/render.js";
 import { compare } from "../../site/js/core/observations.js";
 
 const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], ...fields });
@@ -52,4 +52,42 @@ test("markup in a learner's text is escaped wherever the renderer shows it", () 
   assert.match(comparison, /&lt;img src=x onerror=&quot;alert\(1\)&quot;&gt;&lt;script&gt;/);
   assert.match(comparison, /<td>\(empty\)<\/td>/);
   assert.match(comparison, /coverage not measured \(your own question\)/);
+});
+
+/** A result whose records have these outcomes, as far as renderTray reads it. */
+const decided = (/** @type {string[]} */ outcomes, /** @type {any} */ fields = {}) => {
+  const records = outcomes.map((outcome, i) => ({ id: `M${i + 1}`, outcome, text: `record ${i + 1}`, words: 5 }));
+  const selected = records.filter((r) => r.outcome === "selected").map((r) => r.id);
+  const ranked = records.filter((r) => ["selected", "over_budget", "record_limit"].includes(r.outcome)).map((r) => r.id);
+  return /** @type {any} */ ({
+    ...result(question({ own: false, terms: ["region"] })),
+    records,
+    selected,
+    ranked,
+    policy: { tenant: "team-a", max_records: 3, budget_words: 40, min_similarity: 0.35, question_text: "" },
+    ...fields,
+  });
+};
+const trayText = (/** @type {any} */ r) => String(renderTray(r, {})).replace(/<[^>]+>/g, "");
+
+test("an empty tray says why in the words that fit: scope, no shared word, budget, record limit", () => {
+  assert.match(trayText(decided(["other_tenant", "other_tenant", "too_old"])), /The tray is empty: all 3 records are out of scope \(2 other tenant, 1 too old\), so none was scored\./);
+  const noWord = trayText(decided(["other_tenant", "no_shared_terms", "no_shared_terms"], { question: question({ terms: [], dropped_terms: ["slow"] }) }));
+  assert.match(noWord, /The tray is empty: 1 out of scope \(1 other tenant\); 2 in scope share no word with the question; no word of the question is in any record\./);
+  assert.doesNotMatch(noWord, /fit|too long/);
+  assert.match(trayText(decided(["over_budget", "over_budget"])), /The tray is empty: 2 are too long for the words left of the 40-word budget\./);
+  assert.match(trayText(decided(["below_similarity"])), /1 in scope is below the minimum similarity of 0\.35/);
+  assert.match(trayText(decided(["selected", "record_limit"], { policy: { max_records: 1, budget_words: 40 } })), /Not in the tray: 1 is over the limit of 1 record\./);
+  // A full tray with nothing ranked left out needs no reason.
+  assert.doesNotMatch(trayText(decided(["selected", "selected", "selected", "other_tenant"])), /Not in the tray|empty/);
+});
+
+test("a question word in no record that a record holds in a longer form is named where its tray is empty and in the reading", () => {
+  const q = question({ terms: [], dropped_terms: ["deploy", "fail"], near_misses: [{ term: "deploy", record_words: ["deployment", "deployed"] }, { term: "fail", record_words: ["failed"] }] });
+  const note = "“deploy” is not “deployment” or “deployed”, and “fail” is not “failed”: only exact words match, with no stemming.";
+  assert.equal(nearMissText(q), note);
+  assert.ok(trayText(decided(["no_shared_terms"], { question: q })).includes(`no word of the question is in any record. ${note}`));
+  assert.ok(String(renderReading(q)).includes(`<p class="read-near">${note}</p>`));
+  assert.equal(nearMissText(question({ dropped_terms: ["slow"], near_misses: [] })), "");
+  assert.doesNotMatch(String(renderReading(question({ dropped_terms: ["slow"], near_misses: [] }))), /read-near/);
 });

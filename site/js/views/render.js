@@ -170,9 +170,69 @@ ${
     ? html`<ol class="tray-items">${items.map(
         (r) => html`<li data-record-id="${r.id}"><span class="card-id">${r.id}</span> <span class="tray-text">${r.text}</span> <span class="tray-words">${r.words} words</span></li>`,
       )}</ol>`
-    : html`<p class="tray-empty">The tray is empty: no in-scope record fit. The table below says why each record stayed out.</p>`
-}
+    : html`<p class="tray-empty">The tray is empty: ${whyLeftOut(result).join("; ")}.${nearMissNote(result)} The table below says why each record stayed out.</p>`
+}${items.length && leftAfterRanking(result) ? html`<p class="tray-why">Not in the tray: ${whyLeftOut(result).join("; ")}.</p>` : ""}
 <p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>`;
+}
+
+// Why a record stayed out of the tray, by outcome code: the scope filters' outcomes are
+// counted together, each with its label; the scorer's match and the packing have a phrase.
+/** @type {Record<string, (n: number, policy: Result["policy"]) => string>} */
+const LEFT_OUT = {
+  no_shared_terms: (n) => `${n} in scope share${n === 1 ? "s" : ""} no word with the question`,
+  below_similarity: (n, p) => `${n} in scope ${n === 1 ? "is" : "are"} below the minimum similarity of ${p.min_similarity}`,
+  over_budget: (n, p) => `${n} ${n === 1 ? "is" : "are"} too long for the words left of the ${p.budget_words}-word budget`,
+  record_limit: (n, p) => `${n} ${n === 1 ? "is" : "are"} over the limit of ${p.max_records} record${p.max_records === 1 ? "" : "s"}`,
+};
+
+/**
+ * Why records stayed out of the tray, one phrase per reason, in the order of the stages.
+ * @param {Result} result @returns {string[]}
+ */
+export function whyLeftOut(result) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const r of result.records) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
+  const scope = OUTCOME_CODES.filter((code) => OUTCOMES[code].stage === 2 && counts.get(code));
+  const outOfScope = scope.reduce((sum, code) => sum + (counts.get(code) ?? 0), 0);
+  /** @type {string[]} */
+  const phrases = [];
+  if (outOfScope === result.records.length) {
+    phrases.push(`all ${outOfScope} records are out of scope (${scope.map((code) => `${counts.get(code)} ${OUTCOMES[code].label.toLowerCase()}`).join(", ")}), so none was scored`);
+  } else if (outOfScope) {
+    phrases.push(`${outOfScope} out of scope (${scope.map((code) => `${counts.get(code)} ${OUTCOMES[code].label.toLowerCase()}`).join(", ")})`);
+  }
+  for (const code of OUTCOME_CODES) {
+    const n = counts.get(code);
+    if (n && LEFT_OUT[code]) phrases.push(LEFT_OUT[code](n, result.policy));
+  }
+  if (result.question.terms.length === 0 && counts.get("no_shared_terms")) phrases.push("no word of the question is in any record");
+  return phrases;
+}
+
+const OUTCOME_CODES = Object.keys(OUTCOMES);
+
+/** Whether some ranked record stayed out of a tray that holds something, or the tray could hold more. @param {Result} result */
+function leftAfterRanking(result) {
+  return result.selected.length < result.ranked.length || (result.selected.length < result.policy.max_records && result.selected.length < result.records.length);
+}
+
+/**
+ * The question's terms in no record that a record holds in a longer or inflected form:
+ * “deploy” is not “deployment”. Empty when there are none.
+ * @param {Result["question"]} q
+ */
+export function nearMissText(q) {
+  const misses = q.near_misses ?? [];
+  if (!misses.length) return "";
+  const pairs = misses.map((m) => `“${m.term}” is not ${m.record_words.map((w) => `“${w}”`).join(" or ")}`);
+  return `${pairs.join(", and ")}: only exact words match, with no stemming.`;
+}
+
+/** The near misses after an empty tray's reasons, when some in-scope record shares no word. @param {Result} result */
+function nearMissNote(result) {
+  const text = nearMissText(result.question);
+  return text && result.records.some((r) => r.outcome === "no_shared_terms") ? ` ${text}` : "";
 }
 
 /**
@@ -187,7 +247,8 @@ export function renderReading(q) {
   const ignored = q.dropped_terms.length
     ? html`<ul class="read-ignored">${q.dropped_terms.map((term) => html`<li><span class="read-term">${term}</span>: in no record, ignored</li>`)}</ul>`
     : "";
-  const stop = q.stop_words.length ? html`<p class="read-stop">Stop words removed: ${q.stop_words.join(", ")}</p>` : "";
+  const near = nearMissText(q);
+  const stop = html`${near ? html`<p class="read-near">${near}</p>` : ""}${q.stop_words.length ? html`<p class="read-stop">Stop words removed: ${q.stop_words.join(", ")}</p>` : ""}`;
   // A fixed question is named: with Your own question chosen and its box empty, it is the one in force.
   const head = q.own ? html`<strong>Your question reads as</strong>` : html`<strong>“${q.text}” reads as</strong>`;
   return html`<p class="read-head">${head} ${found}</p>${ignored}${stop}`;
