@@ -26,8 +26,8 @@ STORE: dict[str, Any] = load_json(FIXTURES / "store.json")
 def assert_golden_case(case: dict[str, Any], store: Any) -> None:
     """A golden case file holds: its tray, words used, every outcome and coverage, and
     when the case says, how the question was read, ranks under both scorers and idfs, and
-    for the embedding scorers ranks under each scorer, similarities, fused sums and the
-    tokens that carried a record's similarity."""
+    for the embedding scorers ranks under each scorer, similarities, fused sums, the tokens
+    that carried a record's similarity, their contributions and closest tokens."""
     assert case["description"].strip()
     result = result_of({"store": store, "policy": case["policy"]})
     expected = case["expected"]
@@ -56,7 +56,19 @@ def assert_golden_case(case: dict[str, Any], store: Any) -> None:
         for record_id, value in expected.get(key, {}).items():
             number = rows[record_id][key]
             assert number is not None and round(number, 3) == value, (key, record_id)
-    # and the question tokens that carried a record's similarity most, largest first.
+    # the question tokens that carried a record's similarity most, largest first,
     for record_id, tokens in expected.get("carried_by", {}).items():
         parts = sorted(rows[record_id]["terms"], key=lambda part: -part["contribution"])
         assert [part["token"] for part in parts[: len(tokens)]] == tokens, record_id
+    # and a question token's contribution to three places and the record's tokens closest to it.
+    for key in ("contributions", "closest"):
+        for record_id, by_token in expected.get(key, {}).items():
+            by_name = {part["token"]: part for part in rows[record_id]["terms"]}
+            for token, value in by_token.items():
+                if key == "contributions":
+                    assert round(by_name[token]["contribution"], 3) == value, (record_id, token)
+                else:
+                    assert [near["token"] for near in by_name[token]["closest"]][: len(value)] == value, (
+                        record_id,
+                        token,
+                    )

@@ -293,3 +293,26 @@ def test_similarity_equals_model2vec_on_the_shipped_vectors() -> None:
                 row = rows[r["id"]]
                 assert abs(row["similarity"] - float(np.dot(asked, vector))) < 1e-6, (question["id"], r["id"])
                 assert math.fsum(p["contribution"] for p in row["terms"]) == pytest.approx(row["similarity"], abs=1e-12)
+
+
+def test_every_step_of_meaning_not_just_words_is_a_golden_case() -> None:
+    """The guide's Look-for lines are held by golden cases with the very same policies."""
+    store = load_json(FIXTURES / "store.json")
+    guide = next(g for g in store["guides"] if g["id"] == "meaning-not-just-words")
+    assert guide["title"] == "Meaning, not just words" and len(guide["steps"]) == 3
+    golden = [load_json(path)["policy"] for path in sorted((FIXTURES / "golden").glob("meaning-*.json"))]
+    assert [step["policy"] for step in guide["steps"]] == [golden[i] for i in (2, 1, 0)]
+    assert [step["policy"]["scorer"] for step in guide["steps"]] == ["embedding", "embedding", "hybrid"]
+
+
+def test_the_default_minimum_similarity_is_the_one_the_guide_needs() -> None:
+    """Step 1 needs M8 out and M2 in; step 3 needs M2 in the embedding's ranking and M1 out of
+    it (else M1's first and third places beat M2's two seconds). The default lies between, on
+    the control's step."""
+    store = load_json(FIXTURES / "store.json")
+    steps = next(g for g in store["guides"] if g["id"] == "meaning-not-just-words")["steps"]
+    first, third = (rows_of(engine.run({"store": store, "policy": steps[i]["policy"]})) for i in (0, 2))
+    low = max(first["M8"]["similarity"], third["M1"]["similarity"])
+    high = min(first["M2"]["similarity"], third["M2"]["similarity"])
+    assert low < engine.fields.MIN_SIMILARITY <= high
+    assert round(engine.fields.MIN_SIMILARITY / 0.05, 9).is_integer()
