@@ -56,6 +56,7 @@ from sitebuild.serve import StaticHandler, make_server
 from sitebuild.service_worker import write_service_worker
 from sitebuild.store import load_store
 from sitebuild.tables import write_tables
+from sitebuild.vectors import copy_vectors
 
 # What tests/, harness/ and bench/ use from the build, besides build() and main().
 __all__ = [
@@ -111,8 +112,10 @@ def build(
     runtime_dir = copy_runtime(out / "pyodide" / pyodide.version)
     wasm = write_wasm(runtime_dir)
     zstd_decoder = copy_zstd_decoder(runtime_dir, out / "licenses")
+    say("· the static embedding's vectors, fetched by the page only when a scorer reads them")
+    vectors = copy_vectors(out)
     say("· standard library and engine as bytecode, compiled by that Pyodide under Node")
-    stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir)
+    stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir, vectors.file)
     files = RuntimeFiles(runtime_dir, wasm, zstd_decoder, wheel, stdlib, engine_bytecode)
 
     say("· prerendering the default configuration")
@@ -125,7 +128,12 @@ def build(
         copy_cmi5_library(out / "js" / "vendor", out / "licenses")
     page_modules = sorted(rel(path, out) for path in (out / "js").rglob("*.js"))
     runtime = runtime_data(
-        out, files, pyodide, page_modules=page_modules, warm_modules=bundle.warm_modules(page_modules)
+        out,
+        files,
+        pyodide,
+        page_modules=page_modules,
+        warm_modules=bundle.warm_modules(page_modules),
+        vectors=vectors,
     )
     index = out / "index.html"
     page = render_page(
@@ -137,11 +145,12 @@ def build(
         early=bundle.early_modules(),
         score=score,
         cmi5=cmi5,
+        vectors=vectors.page_data(out),
     )
     index.write_text(page, encoding="utf-8")
 
     say("· service worker for offline use")
-    build_id = write_service_worker(out)
+    build_id = write_service_worker(out, on_demand=[vectors.file])
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in site_files(out)) / 1e6:.1f} MB")
 
     if scorm:

@@ -18,6 +18,7 @@ from engine.fields import field_rows
 from .files import BuildError, content_hash, rel, run_node
 from .paths import INLINE_SCRIPT, INLINE_STYLE, PRERENDER, ROOT, TEMPLATES
 from .runtime import Pyodide, RuntimeFiles
+from .vectors import Vectors
 
 # Replaced by the build id once every other file is written (see service_worker.py).
 BUILD_ID_PLACEHOLDER = "@@build-id@@"
@@ -33,7 +34,13 @@ def prerender(store: Any, result: Any) -> dict[str, Any]:
 
 
 def runtime_data(
-    out: Path, files: RuntimeFiles, pyodide: Pyodide, *, page_modules: list[str], warm_modules: list[str]
+    out: Path,
+    files: RuntimeFiles,
+    pyodide: Pyodide,
+    *,
+    page_modules: list[str],
+    warm_modules: list[str],
+    vectors: Vectors,
 ) -> dict[str, Any]:
     """The runtime block: where Python's runtime files are, as paths from the page."""
     snapshot_of = (files.wasm, files.wheel, files.stdlib, files.engine_bytecode)
@@ -57,6 +64,10 @@ def runtime_data(
         # the browser's Cache Storage (never a file on the server): named by what it
         # contains, so a new runtime, stdlib or engine never restores an old one.
         "snapshotURL": f"python-snapshot-{content_hash('|'.join(rel(f, out) for f in snapshot_of).encode())}.bin",
+        # The static embedding's vectors, which the worker fetches only when a policy's
+        # scorer reads them; their size, for the progress bar whatever the response says.
+        "vectorsURL": rel(vectors.file, out),
+        "vectorsBytes": vectors.size,
     }
 
 
@@ -101,6 +112,7 @@ def render_page(
     early: list[str],
     score: bool,
     cmi5: bool,
+    vectors: dict[str, Any],
 ) -> str:
     """index.html, with the build id still a placeholder."""
     # What the page's script reads at start; the field and outcome tables reach it as
@@ -145,4 +157,5 @@ def render_page(
         engine_version=engine.__version__,
         pyodide_version=pyodide.version,
         pyodide_python=pyodide.python,
+        vectors=vectors,
     )

@@ -39,3 +39,11 @@ ZSTD_PACKAGE = NODE_MODULES / "zstddec"
 # serves its browser module as js/vendor/cmi5.js (site/js/lms/cmi5-reporter.js imports it).
 CMI5_PACKAGE = NODE_MODULES / "@xapi" / "cmi5"
 ESBUILD = NODE_MODULES / ".bin" / "esbuild"
+
+# The static embedding's vectors and what travels with them: the model's licence and the
+# notice of how the vectors were derived from it (issue 40). The page fetches the vectors
+# only when a learner picks a scorer that reads them.
+EMBEDDING = ROOT / "embedding"
+VECTORS = EMBEDDING / "minilm-static.rwse"
+VECTORS_LICENSE = EMBEDDING / "LICENSE"
+VECTORS_NOTICE = EMBEDDING / "NOTICE.md"

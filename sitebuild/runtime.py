@@ -130,7 +130,7 @@ def copy_zstd_decoder(directory: Path, licenses: Path) -> Path:
     return path
 
 
-def build_bytecode(wheel: Path, store: Any, directory: Path) -> tuple[Path, Path]:
+def build_bytecode(wheel: Path, store: Any, directory: Path, vectors: Path) -> tuple[Path, Path]:
     """The trimmed bytecode stdlib zip (stored, then zstd-compressed whole) and the engine's
     bytecode zip (tools/build-bytecode.mjs), each named by its content hash so caches never
     mix versions."""
@@ -139,7 +139,10 @@ def build_bytecode(wheel: Path, store: Any, directory: Path) -> tuple[Path, Path
         request = Path(scratch) / "request.json"
         request.write_text(json.dumps(sample))
         stdlib, engine_code = Path(scratch) / "stdlib.zip", Path(scratch) / "engine.zip"
-        run_node(BUILD_BYTECODE, str(PYODIDE_PACKAGE), str(wheel), str(request), str(stdlib), str(engine_code))
+        # The vectors too: the embedding scorers' path through the engine imports what
+        # the trimmed standard library must also hold.
+        paths = (PYODIDE_PACKAGE, wheel, request, stdlib, engine_code, vectors)
+        run_node(BUILD_BYTECODE, *map(str, paths))
         return (
             named_by_content(compress_zstd(stdlib.read_bytes()), "stdlib", ".zip.zst", directory),
             named_by_content(engine_code.read_bytes(), "engine-bytecode", ".zip", directory),

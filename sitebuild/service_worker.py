@@ -11,11 +11,13 @@ from .page import BUILD_ID_PLACEHOLDER
 from .paths import SERVICE_WORKER
 
 
-def write_service_worker(out: Path) -> str:
+def write_service_worker(out: Path, *, on_demand: list[Path]) -> str:
     """sw.js with the exact list of files to precache and a build id from their bytes.
 
     The id goes into index.html too (replacing a placeholder), so the page can tell
-    a learner when a new version is running.
+    a learner when a new version is running. The ``on_demand`` files (the embedding's
+    vectors) are left out of the precache, since most visits never fetch them: sw.js
+    keeps each the first time the page fetches it.
     """
     files = site_files(out)
     digest = hashlib.sha256()
@@ -27,8 +29,9 @@ def write_service_worker(out: Path) -> str:
     manifest = {
         "hash": build_id,
         # index.html is cached as "./", the URL every link to the page shares.
-        "files": ["./" if path == index else rel(path, out) for path in files],
+        "files": ["./" if path == index else rel(path, out) for path in files if path not in on_demand],
         "immutable": ["pyodide/", "wheels/"],
+        "onDemand": [rel(path, out) for path in on_demand],
     }
     script = SERVICE_WORKER.read_text(encoding="utf-8")
     (out / SERVICE_WORKER.name).write_text(

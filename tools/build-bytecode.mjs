@@ -25,14 +25,17 @@
 // engine module was compiled from source and runs the engine again, so a missing
 // module or unusable bytecode fails the build, not a learner's page.
 //
-// usage: node tools/build-bytecode.mjs <pyodide dir> <engine wheel> <request.json> <stdlib out.zip> <engine out.zip>
+// usage: node tools/build-bytecode.mjs <pyodide dir> <engine wheel> <request.json> <stdlib out.zip> <engine out.zip> [<vectors.rwse>]
 // request.json is a run_json request, {"store": …, "policy": …}; the page's path gets
-// its two halves, each as JSON text.
+// its two halves, each as JSON text. With a vector file, the engine also loads it as the
+// page's worker does (written into Pyodide's file system, then engine.load_embedding) and
+// answers the same policy under the embedding and hybrid scorers, so whatever those
+// import is in the trimmed standard library too.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [pyodideDir, wheelPath, requestPath, stdlibOutPath, engineOutPath] = process.argv.slice(2).map((p) => path.resolve(p));
+const [pyodideDir, wheelPath, requestPath, stdlibOutPath, engineOutPath, vectorsPath] = process.argv.slice(2).map((p) => path.resolve(p));
 for (const event of ["uncaughtException", "unhandledRejection"]) {
   // Pyodide's own stack traces print a megabyte of minified code; the message is enough.
   process.on(event, (error) => {
@@ -52,17 +55,29 @@ const { store, policy } = JSON.parse(request);
 const storeText = JSON.stringify(store);
 const policyText = JSON.stringify(policy ?? {});
 
+const VECTORS_IN_PYTHON = "/tmp/vectors.rwse";
+
 /** The engine as the page's worker runs it, then as run_json; a refusal fails the build. */
-function exercise(engine) {
+function exercise(pyodide, engine) {
   const opening = engine.open_json(storeText);
   // Copied: an attribute's proxy is destroyed with the proxy it was read from.
   const session = opening.session?.copy();
   const reply = JSON.parse(opening.reply);
   opening.destroy();
   if (!session) throw new Error(`the engine refused the sample store: ${reply.error.message}`);
-  const slim = JSON.parse(session.answer_json(policyText));
+  const policies = [policyText];
+  if (vectorsPath) {
+    pyodide.FS.writeFile(VECTORS_IN_PYTHON, readFileSync(vectorsPath));
+    const loaded = JSON.parse(engine.load_embedding(VECTORS_IN_PYTHON));
+    pyodide.FS.unlink(VECTORS_IN_PYTHON);
+    if (loaded.error) throw new Error(`the engine refused the vectors: ${loaded.error.message}`);
+    for (const scorer of ["embedding", "hybrid"]) policies.push(JSON.stringify({ ...JSON.parse(policyText), scorer }));
+  }
+  for (const text of policies) {
+    const slim = JSON.parse(session.answer_json(text));
+    if (slim.error) throw new Error(`the engine refused the sample policy ${text}: ${slim.error.message}`);
+  }
   session.destroy();
-  if (slim.error) throw new Error(`the engine refused the sample policy: ${slim.error.message}`);
   const answer = JSON.parse(engine.run_json(request));
   if (answer.error) throw new Error(`the engine refused the sample request: ${answer.error.message}`);
 }
@@ -97,7 +112,7 @@ def _noting(self, data, path, *args, **kwargs):
 bootstrap.SourceLoader.source_to_code = _noting
 `);
   const engine = pyodide.pyimport("engine");
-  exercise(engine);
+  exercise(pyodide, engine);
   engine.destroy();
   const compiled = pyodide.runPython(`bootstrap.SourceLoader.source_to_code = _compile\n[p for p in COMPILED if p.startswith("${SITE_PACKAGES}/")]`).toJs();
   return { pyodide, compiled };

@@ -32,7 +32,7 @@ const fragments = {
   breakdown: renderBreakdown(result, chosenId),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
-  reading: renderReading(result.question),
+  reading: renderReading(result.question, policy.scorer),
 };
 const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));
 // Each choice control's options, as the page lists them.

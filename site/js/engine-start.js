@@ -18,7 +18,7 @@ const runtime = /** @type {any} */ (
   Object.fromEntries(
     Object.entries(paths).map(([key, value]) => [
       key,
-      key === "abiVersion" ? value : Array.isArray(value) ? value.map((path) => new URL(path, document.baseURI).href) : new URL(value, document.baseURI).href,
+      key === "abiVersion" || typeof value === "number" ? value : Array.isArray(value) ? value.map((path) => new URL(path, document.baseURI).href) : new URL(value, document.baseURI).href,
     ]),
   )
 );

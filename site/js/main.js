@@ -22,6 +22,7 @@ import * as results from "./panels/results.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
 import { Player } from "./views/player.js";
+import { stageExplanation } from "./views/render.js";
 import { createPlaced } from "./views/view.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */
@@ -45,7 +46,10 @@ function readState() {
 function setUp({ boot, state }, ready) {
   const performers = createPerformers();
   const page = createPage(state, performers.perform);
-  const player = new Player({ onStage: (stage) => page.dispatch({ type: "stage-reached", stage }) });
+  const player = new Player({
+    onStage: (stage) => page.dispatch({ type: "stage-reached", stage }),
+    explain: (stage) => stageExplanation(stage, page.state().shown.policy.scorer),
+  });
   const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced() });
   const next = (/** @type {number} */ index) => {
     if (index === PANELS.length) {

@@ -58,16 +58,53 @@ export function watchOffline(buildId, savedMessage, notify) {
  * @param {ServiceWorker} worker
  * @returns {Promise<string | null>}
  */
-function servedBuild(worker) {
+async function servedBuild(worker) {
+  const answer = await ask(worker, { type: "which-build" }, 5000);
+  return typeof answer === "string" ? answer : null;
+}
+
+/**
+ * A service worker's answer to a message, or null when none comes within ms.
+ * @param {ServiceWorker} worker @param {object} message @param {number} ms
+ * @returns {Promise<unknown>}
+ */
+function ask(worker, message, ms) {
   return new Promise((resolve) => {
     const reply = new MessageChannel();
-    const timer = setTimeout(() => resolve(null), 5000);
+    const timer = setTimeout(() => resolve(null), ms);
     reply.port1.onmessage = (event) => {
       clearTimeout(timer);
-      resolve(typeof event.data === "string" ? event.data : null);
+      resolve(event.data);
     };
-    worker.postMessage({ type: "which-build" }, [reply.port2]);
+    worker.postMessage(message, [reply.port2]);
   });
+}
+
+// Keeping a file fetched before the service worker took over means fetching it again
+// (usually from the HTTP cache): megabytes, on a slow link.
+const KEEP_TIMEOUT_MS = 120_000;
+
+/**
+ * Whether this browser keeps a file fetched on demand (the embedding's vectors) for
+ * offline use: the service worker keeps it the first time it passes, and is asked here
+ * once it has loaded. null where there is no service worker (missing, blocked,
+ * sandboxed) or it does not answer.
+ * @param {string} url
+ * @returns {Promise<boolean | null>}
+ */
+export async function keptOffline(url) {
+  let container;
+  try {
+    container = navigator.serviceWorker; // throws in a sandboxed iframe without same-origin
+  } catch {
+    return null;
+  }
+  if (!container) return null;
+  const registered = await Promise.race([container.ready, new Promise((resolve) => setTimeout(() => resolve(null), 5000))]);
+  const worker = container.controller ?? /** @type {ServiceWorkerRegistration | null} */ (registered)?.active ?? null;
+  if (!worker) return null;
+  const answer = await ask(worker, { type: "keep", url }, KEEP_TIMEOUT_MS);
+  return typeof answer === "boolean" ? answer : null;
 }
 
 /** Tell the learner when this load runs a different build than their last visit. */

@@ -58,6 +58,8 @@ export const TYPING_PAUSE_MS = 600;
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
+ * @property {boolean} unanswered        the latest request was refused unanswered (Python stopped, or the embedding's vectors
+ *   failed to load): it is asked again once the vectors are loaded
  * @property {Notebook} notebook
  * @property {"ok" | "blocked" | "full"} storage  once saving failed, the notes live in this tab only
  * @property {string | null} recovered    saved notes that could not be read, kept for export
@@ -66,6 +68,7 @@ export const TYPING_PAUSE_MS = 600;
 /**
  * @typedef {{type: "start", notices: string[]}
  *   | {type: "engine-status", status: import("../python/engine-client.js").Status}
+ *   | {type: "vectors-status", status: import("../python/engine-client.js").VectorsStatus}
  *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean}
  *   | {type: "typing-paused", seq: number}
  *   | {type: "question-committed"}
@@ -113,6 +116,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "seek-stage", stage: number}
  *   | {type: "save-notes"}
  *   | {type: "show-status", status: import("../python/engine-client.js").Status}
+ *   | {type: "show-vectors-status", status: import("../python/engine-client.js").VectorsStatus}
  *   | {type: "show-notices", messages: string[]}
  *   | {type: "show-result"}
  *   | {type: "show-chosen"}
@@ -181,6 +185,7 @@ export function initialState({ boot, remembered, search, notes }) {
     engine: "prerendered",
     offlineStarted: false,
     storeUnopened: false,
+    unanswered: false,
     notebook: notes.notebook,
     storage: notes.storage,
     recovered: notes.recovered,
@@ -211,6 +216,13 @@ export function update(state, event) {
       return start(state, event.notices);
     case "engine-status":
       return engineStatus(state, event.status);
+    case "vectors-status":
+      return step((effects) => {
+        effects.push({ type: "show-vectors-status", status: event.status });
+        // A run refused while they failed is asked again once a Retry has them loaded.
+        if (event.status.state !== "ready" || !state.unanswered || state.engine !== "ready") return state;
+        return request(state, effects);
+      });
     case "controls-changed":
       if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
       return step((effects) => {
@@ -229,8 +241,9 @@ export function update(state, event) {
     case "answer":
       return catchUpAddress(answer(state, event), event.seq);
     case "request-failed":
-      // The status line already says why Python is not available.
-      return catchUpAddress({ state, effects: [] }, event.seq);
+      // The status line already says why Python (or the embedding's vectors) is not available.
+      if (event.seq !== state.sequence) return { state, effects: [] };
+      return catchUpAddress({ state: { ...state, unanswered: true }, effects: [] }, event.seq);
     case "store-not-opened":
       // Python failed before the store reached it: the next Python opens it before any run.
       return { state: { ...state, storeUnopened: true }, effects: [] };
@@ -345,7 +358,7 @@ function pend(state, on, effects) {
 function request(state, effects) {
   const seq = state.sequence + 1;
   /** @type {State} */
-  let next = { ...state, sequence: seq, pendingDue: null };
+  let next = { ...state, sequence: seq, pendingDue: null, unanswered: false };
   if (samePolicy(state.policy, state.shown.policy, state.fields)) next = pend(next, false, effects);
   else if (state.engine !== "ready") next = pend(next, true, effects);
   else {

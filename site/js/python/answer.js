@@ -21,7 +21,7 @@ import { OUTCOME_TABLE } from "../core/tables.js";
  * @param {{records: any[], words: number[], recency: number[]}} store  the store's
  *   records as the page parsed them, and the engine's open reply for it
  * @param {Answer} answer
- * @param {TermPart[][] | BM25Part[][]} terms  the answer's own, or those kept for its terms_key
+ * @param {NonNullable<Answer["terms"]>} terms  the answer's own, or those kept for its terms_key
  * @returns {Result | ErrorResult}
  */
 export function fullResult(store, answer, terms) {

@@ -14,6 +14,7 @@
 // of the last few questions are kept too: an answer carries them only when the
 // request does not name them as held, and they are most of an answer's size.
 
+import { readsVectors } from "../core/scorers.js";
 import { initialLife, life } from "./engine-life.js";
 import { MSG } from "./protocol.js";
 
@@ -28,7 +29,9 @@ answerLoading.catch(() => {}); // reported by the answer that needs it
 // Questions whose per-term parts are kept: a learner goes back and forth between a few.
 const TERMS_KEPT = 8;
 
+
 /** @typedef {import("./engine-life.js").Status} Status */
+/** @typedef {import("./engine-life.js").VectorsStatus} VectorsStatus */
 /** @typedef {import("./engine-life.js").Effect} Effect */
 /** @typedef {import("./engine-life.js").Event} Event */
 /** @typedef {import("../core/shapes.js").Opened} Opened */
@@ -48,6 +51,8 @@ export class EngineClient {
     this.onStatus = null;
     /** @type {Status | null} the latest, replayed to a listener that subscribes late */
     this.status = null;
+    /** @type {((status: VectorsStatus) => void) | null} */
+    this.onVectors = null;
     /** @type {Worker | null} */
     this.worker = null;
     this.life = initialLife();
@@ -58,7 +63,7 @@ export class EngineClient {
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
-    /** @type {Map<string, import("../core/shapes.js").TermPart[][] | import("../core/shapes.js").BM25Part[][]>} per-term parts by terms_key, oldest first */
+    /** @type {Map<string, NonNullable<import("../core/shapes.js").Answer["terms"]>>} per-term parts by terms_key, oldest first */
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
@@ -78,6 +83,16 @@ export class EngineClient {
   listen(onStatus) {
     this.onStatus = onStatus;
     if (this.status) onStatus(this.status);
+  }
+
+  /** Receive the static embedding's vectors' status from now on (they load when a run first needs them). @param {(status: VectorsStatus) => void} onVectors */
+  listenVectors(onVectors) {
+    this.onVectors = onVectors;
+  }
+
+  /** Download the vectors again, past every cache, after they failed to load. */
+  retryVectors() {
+    this.dispatch({ type: "vectors-retry" });
   }
 
   /** Create the worker: it prepares (cheap) and waits for boot(). */
@@ -130,15 +145,17 @@ export class EngineClient {
    * @returns {Promise<Result | ErrorResult>}
    */
   run(policy) {
-    return this.request("run", JSON.stringify(policy), undefined, this.lastTermsKey);
+    // A run under a scorer that reads the embedding's vectors waits for them (engine-life.js).
+    const vectors = readsVectors(/** @type {any} */ (policy).scorer);
+    return this.request("run", JSON.stringify(policy), undefined, this.lastTermsKey, vectors);
   }
 
-  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] */
-  request(kind, body, kept, haveTerms) {
+  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
+  request(kind, body, kept, haveTerms, vectors = false) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, body });
-      this.dispatch({ type: "request", id, kind, body, kept, haveTerms, now: performance.now() });
+      this.dispatch({ type: "request", id, kind, body, kept, haveTerms, vectors, now: performance.now() });
     });
   }
 
@@ -197,6 +214,13 @@ export class EngineClient {
       case "reject":
         this.settle(effect.id, (p) => p.reject(new Error(effect.reason)));
         break;
+      case "load-vectors":
+        this.worker?.postMessage({ type: MSG.VECTORS, url: this.runtime.vectorsURL, bytes: this.runtime.vectorsBytes, fresh: effect.fresh });
+        break;
+      case "vectors-status":
+        document.documentElement.dataset.vectors = effect.status.state;
+        this.onVectors?.(effect.status);
+        break;
     }
   }
 
@@ -243,6 +267,15 @@ export class EngineClient {
       case MSG.FAILED:
         this.dispatch({ type: "failed", reason: message.error.message });
         break;
+      case MSG.VECTORS_PROGRESS:
+        this.dispatch({ type: "vectors-progress", loaded: message.loaded, total: message.total });
+        break;
+      case MSG.VECTORS_READY:
+        this.dispatch({ type: "vectors-ready", tokens: message.tokens, dims: message.dims, now });
+        break;
+      case MSG.VECTORS_FAILED:
+        this.dispatch({ type: "vectors-failed", reason: message.error.message });
+        break;
       case MSG.WARMED:
         // Imported when first needed, after the first visit's snapshot: imported statically
         // it (and its two imports) would hold back engine-start.js like answer.js would.
@@ -279,7 +312,7 @@ export class EngineClient {
     } else {
       terms = this.terms.get(answer.terms_key) ?? null;
       // Dropped since the request named them as held: ask again, naming none.
-      if (!terms) return this.request("run", policyText, undefined, "");
+      if (!terms) return this.request("run", policyText, undefined, "", readsVectors(answer.policy.scorer));
     }
     this.lastTermsKey = answer.terms_key;
     const kept = { records: store.kept.records, words: store.words, recency: store.recency };

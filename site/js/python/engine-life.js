@@ -22,6 +22,17 @@
 // the store in force. The store in force is the last one the engine accepted; every new
 // worker opens it first (as request 0, the client's own), so a restart or a Retry finds
 // the page's store open.
+//
+// The static embedding's vectors (megabytes) are loaded only once a run needs them (its
+// scorer reads them), and a run that needs them waits here, unsent, until the worker says
+// they are loaded; the others go on meanwhile. Their own phases:
+//
+//   none --a run needs them--> loading --vectors-ready--> ready
+//        loading --vectors-failed--> failed (the waiting runs are rejected) --vectors-retry--> loading
+//        ready or loading --a new worker--> loading (it loads them again)
+//
+// While they fail, a run that needs them is refused at once; the page says why and offers
+// their Retry, and the other scorers keep working.
 
 import { MSG } from "./protocol.js";
 
@@ -37,6 +48,18 @@ export const REOPEN_ID = 0;
 const STEPS = 4;
 
 /** @typedef {"prerendered" | "loading" | "ready" | "failed"} Phase */
+/** @typedef {"none" | "loading" | "ready" | "failed"} VectorsPhase */
+
+/**
+ * What the page shows of the vectors: the phase, a sentence, and while they download the
+ * bytes so far of the total.
+ * @typedef {object} VectorsStatus
+ * @property {Exclude<VectorsPhase, "none">} state
+ * @property {string} text
+ * @property {number} [loaded]
+ * @property {number} [total]
+ * @property {boolean} [retry]  failed, and their own Retry (not Python's) may help
+ */
 
 /**
  * @typedef {object} Status
@@ -60,7 +83,8 @@ const STEPS = 4;
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
  * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
- * @property {boolean} sent  posted to the current worker
+ * @property {boolean} [vectors]  run: its scorer reads the static embedding's vectors
+ * @property {boolean} sent  posted to the current worker (a run that needs the vectors waits for them)
  * @property {number | null} since  when the running engine could start on it (sent
  *   while ready, or the moment it became ready); null while Python loads
  */
@@ -73,6 +97,7 @@ const STEPS = 4;
  * @property {number[]} crashes  times of the restarts within the last minute
  * @property {OpenStore | null} store
  * @property {Request[]} pending  in the order sent
+ * @property {VectorsPhase} vectors  the static embedding's vectors in the current worker
  */
 
 /**
@@ -86,8 +111,12 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: "open" | "run", body: string, kept?: any, haveTerms?: string, now: number}
- *   | {type: "tick", now: number}} Event
+ *   | {type: "request", id: number, kind: "open" | "run", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
+ *   | {type: "tick", now: number}
+ *   | {type: "vectors-progress", loaded: number, total: number}
+ *   | {type: "vectors-ready", tokens: number, dims: number, now: number}
+ *   | {type: "vectors-failed", reason: string}
+ *   | {type: "vectors-retry"}} Event
  */
 
 /**
@@ -100,12 +129,14 @@ const STEPS = 4;
  *   | {type: "wake", after: number}
  *   | {type: "opened", id: number, reply: any}
  *   | {type: "answered", id: number, response: string, store: OpenStore | null}
- *   | {type: "reject", id: number, reason: string}} Effect
+ *   | {type: "reject", id: number, reason: string}
+ *   | {type: "load-vectors", fresh: boolean}
+ *   | {type: "vectors-status", status: VectorsStatus}} Effect
  */
 
 /** @returns {Life} */
 export function initialLife() {
-  return { phase: "prerendered", booted: false, fresh: false, crashes: [], store: null, pending: [] };
+  return { phase: "prerendered", booted: false, fresh: false, crashes: [], store: null, pending: [], vectors: "none" };
 }
 
 /**
@@ -186,6 +217,11 @@ export function life(state, event) {
       if (state.phase === "failed") {
         return { state, effects: [{ type: "reject", id: event.id, reason: "Python is not running" }] };
       }
+      const vectors = Boolean(event.vectors);
+      if (vectors && state.vectors === "failed") {
+        return { state, effects: [{ type: "reject", id: event.id, reason: "the embedding vectors are not loaded" }] };
+      }
+      const waits = vectors && state.vectors !== "ready";
       /** @type {Request} */
       const request = {
         id: event.id,
@@ -193,14 +229,56 @@ export function life(state, event) {
         body: event.body,
         kept: event.kept,
         haveTerms: event.haveTerms,
-        sent: alive,
-        since: state.phase === "ready" ? event.now : null,
+        vectors,
+        sent: alive && !waits,
+        since: state.phase === "ready" && !waits ? event.now : null,
       };
       /** @type {Effect[]} */
-      const effects = alive ? [{ type: "post", message: post(request) }] : [];
-      if (state.phase === "ready") effects.push({ type: "wake", after: RUN_TIMEOUT_MS });
-      return { state: { ...state, pending: [...state.pending, request] }, effects };
+      const effects = request.sent ? [{ type: "post", message: post(request) }] : [];
+      if (request.since !== null) effects.push({ type: "wake", after: RUN_TIMEOUT_MS });
+      const next = { ...state, pending: [...state.pending, request] };
+      // The first run that needs the vectors has them loaded (a worker not started yet
+      // loads them when it starts: spawn).
+      if (!waits || state.vectors !== "none") return { state: next, effects };
+      effects.push(vectorsLoading());
+      if (alive) effects.push({ type: "load-vectors", fresh: false });
+      return { state: { ...next, vectors: "loading" }, effects };
     }
+
+    case "vectors-progress":
+      if (state.vectors !== "loading") return same(state);
+      return { state, effects: [vectorsLoading(event.loaded, event.total)] };
+
+    case "vectors-ready": {
+      if (state.vectors !== "loading") return same(state);
+      // The runs that waited for them go now, timed from now if Python is running.
+      const since = state.phase === "ready" ? event.now : null;
+      const released = state.pending.filter((r) => r.vectors && !r.sent);
+      const pending = state.pending.map((r) => (released.includes(r) ? { ...r, sent: true, since } : r));
+      const text = `Embedding vectors loaded: ${event.tokens.toLocaleString("en")} word pieces of ${event.dims} dimensions each.`;
+      /** @type {Effect[]} */
+      const effects = [{ type: "vectors-status", status: { state: "ready", text } }];
+      for (const r of released) effects.push({ type: "post", message: post(r) });
+      if (released.length && since !== null) effects.push({ type: "wake", after: RUN_TIMEOUT_MS });
+      return { state: { ...state, vectors: "ready", pending }, effects };
+    }
+
+    case "vectors-failed": {
+      if (state.vectors !== "loading") return same(state);
+      const waiting = state.pending.filter((r) => r.vectors && !r.sent);
+      const text = `The embedding vectors could not be loaded: ${event.reason}. TF-IDF and BM25 still work; retry the download, or pick one of them.`;
+      return {
+        state: { ...state, vectors: "failed", pending: state.pending.filter((r) => !waiting.includes(r)) },
+        effects: [
+          { type: "vectors-status", status: { state: "failed", text, retry: true } },
+          ...waiting.map((r) => /** @type {Effect} */ ({ type: "reject", id: r.id, reason: "the embedding vectors are not loaded" })),
+        ],
+      };
+    }
+
+    case "vectors-retry":
+      if (state.vectors !== "failed" || !alive) return same(state);
+      return { state: { ...state, vectors: "loading" }, effects: [vectorsLoading(), { type: "load-vectors", fresh: true }] };
 
     case "tick": {
       if (state.phase !== "ready") return same(state);
@@ -212,6 +290,14 @@ export function life(state, event) {
     }
   }
   return same(state);
+}
+
+/**
+ * The vectors' status while they download. @param {number} [loaded] @param {number} [total]
+ * @returns {Effect}
+ */
+function vectorsLoading(loaded = 0, total = 0) {
+  return { type: "vectors-status", status: { state: "loading", text: "Downloading the embedding vectors…", loaded, total } };
 }
 
 /** @param {Life} state */
@@ -228,7 +314,8 @@ function post(request) {
 
 /**
  * A new worker: it loads, boots if the page allowed it, opens the store in force, then
- * takes the requests that wait for it.
+ * takes the requests that wait for it. It has no vectors: if the page had them, or was
+ * loading them, it loads them again, and the runs that need them wait for that.
  * @param {Life} state @param {Status} status
  * @returns {{state: Life, effects: Effect[]}}
  */
@@ -237,14 +324,16 @@ function spawn(state, status) {
   const reopen = state.store
     ? [{ id: REOPEN_ID, kind: "open", body: state.store.text, kept: state.store.kept, sent: true, since: null }]
     : [];
-  const waiting = state.pending.filter((r) => r.id !== REOPEN_ID).map((r) => ({ ...r, sent: true, since: null }));
+  const waiting = state.pending.filter((r) => r.id !== REOPEN_ID).map((r) => ({ ...r, sent: !r.vectors, since: null }));
   const pending = [...reopen, ...waiting];
+  const vectors = state.vectors === "ready" || state.vectors === "loading" ? "loading" : "none";
   return {
-    state: { ...state, phase: "loading", pending },
+    state: { ...state, phase: "loading", pending, vectors },
     effects: [
       { type: "status", status },
       { type: "spawn", fresh: state.fresh, boot: state.booted },
-      ...pending.map((r) => /** @type {Effect} */ ({ type: "post", message: post(r) })),
+      ...pending.filter((r) => r.sent).map((r) => /** @type {Effect} */ ({ type: "post", message: post(r) })),
+      ...(vectors === "loading" ? [vectorsLoading(), /** @type {Effect} */ ({ type: "load-vectors", fresh: false })] : []),
     ],
   };
 }
@@ -270,8 +359,12 @@ function stop(state, reason) {
  */
 function fail(state, reason) {
   const { state: stopped, effects } = stop(state, reason);
+  // Vectors still on their way are not coming: Python's Retry loads them again if a run needs them.
+  if (state.vectors === "loading") {
+    effects.push({ type: "vectors-status", status: { state: "failed", text: "The embedding vectors were not loaded: Python stopped." } });
+  }
   return {
-    state: { ...stopped, phase: /** @type {Phase} */ ("failed") },
+    state: { ...stopped, phase: /** @type {Phase} */ ("failed"), vectors: stopped.vectors === "loading" ? "none" : stopped.vectors },
     effects: [
       ...effects,
       {

@@ -22,6 +22,13 @@
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, left out of the answer if they match
+//   {type: "rw:vectors", url: string, bytes: number, fresh: boolean}
+//                                                load the static embedding's vectors: download
+//                                                them (bytes long) with progress, write them into
+//                                                Python's file system and engine.load_embedding
+//                                                them, for the embedding and hybrid scorers. Sent
+//                                                only when a policy first needs them, and again to
+//                                                a new worker. fresh: a Retry, past every cache
 // worker → its own nested worker (worker-warmer.js's warmCodeCache), and back when done
 //   {type: "rw:warm", urls: string[], snapshot: {url: string, bytes: Uint8Array} | null}
 //                                                keep the snapshot of Python's memory (its
@@ -45,6 +52,14 @@
 //                                                an open or a run threw: the engine answers bad
 //                                                input with an error object, so this is a
 //                                                broken runtime
+//   {type: "rw:vectors-progress", loaded: number, total: number}
+//                                                bytes of the vectors downloaded so far
+//   {type: "rw:vectors-ready", tokens: number, dims: number}
+//                                                the engine has loaded them (load_embedding's reply)
+//   {type: "rw:vectors-failed", error: {name: string, message: string}}
+//                                                the download or the loading failed; Python keeps
+//                                                answering the other scorers. Every rw:vectors is
+//                                                answered by exactly one of ready or failed
 //
 // The worker takes open and run requests one at a time, in the order sent, so every
 // answer comes from the last store accepted before it was asked.
@@ -63,6 +78,8 @@
  * @property {string[]} warmModules  the page's script files (build.py bundles the modules) that load
  *   without a DOM: engine-start.js preloads them, worker-warmer.js's warmCodeCache imports them once more
  * @property {string[]} pageModules  all the page's script files: page-code-cache.js loads them once more
+ * @property {string} vectorsURL     the static embedding's vectors, fetched only when a scorer reads them
+ * @property {number} vectorsBytes   their size
  */
 
 export const MSG = Object.freeze({
@@ -77,6 +94,10 @@ export const MSG = Object.freeze({
   RUN_ERROR: "rw:run-error",
   WARM: "rw:warm",
   WARMED: "rw:warmed",
+  VECTORS: "rw:vectors",
+  VECTORS_PROGRESS: "rw:vectors-progress",
+  VECTORS_READY: "rw:vectors-ready",
+  VECTORS_FAILED: "rw:vectors-failed",
 });
 
 /** Errors cross the boundary as {name, message}: structured clone drops the rest. @param {unknown} error */

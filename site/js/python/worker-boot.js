@@ -179,6 +179,7 @@ export async function load(state, runtime) {
   state.zstd = null;
   performance.mark("rw:w-engine");
   const openJson = engine.open_json;
+  const loadEmbedding = engine.load_embedding;
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   progress(4, "Ready");
   postMessage({
@@ -188,5 +189,5 @@ export async function load(state, runtime) {
     engine: String(engine.__version__),
     boot: restored ? "snapshot" : "fresh",
   });
-  return { openJson };
+  return { openJson, loadEmbedding, files: pyodide.FS };
 }

@@ -1,12 +1,14 @@
 // Python's worker's message loop.
 //
 // Python's worker's message loop: the page's load and boot messages, its open and run
-// requests answered one at a time with the session of the store in force, and the
-// snapshot made once the page has been idle after an answer. Protocol: protocol.js.
+// requests answered one at a time with the session of the store in force, the
+// embedding's vectors when asked for (worker-vectors.js), and the snapshot made once the
+// page has been idle after an answer. Protocol: protocol.js.
 
 import { MSG, postableError } from "./protocol.js";
 import { load } from "./worker-boot.js";
 import { failed } from "./worker-report.js";
+import { loadVectors } from "./worker-vectors.js";
 import { warmHere } from "./worker-warmer.js";
 
 /** @typedef {import("./worker-state.js").WorkerState} WorkerState */
@@ -32,6 +34,8 @@ export function receive(state, message) {
   } else if (message.type === MSG.WARM) {
     // This is the code-cache warmer's worker (worker-warmer.js).
     warmHere(message);
+  } else if (message.type === MSG.VECTORS) {
+    loadVectors(state, message);
   } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(state.idleTimer);

@@ -33,7 +33,11 @@ import { earlyFetch } from "./early-fetch.js";
  * @property {Promise<typeof import("./snapshot-pages.js")> | null} snapshotPages  snapshot-pages.js, loaded when first needed
  */
 
-/** @typedef {{openJson: PyCallable}} Engine  the engine's entry point, once Python runs */
+/**
+ * The engine's entry points, once Python runs: open_json, load_embedding (worker-vectors.js)
+ * and Python's file system, where load_embedding reads the vectors from.
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, files: {writeFile: (path: string, data: Uint8Array) => void, unlink: (path: string) => void}}} Engine
+ */
 
 /**
  * A worker's state before any message. @param {typeof fetch} plainFetch @param {URL} script

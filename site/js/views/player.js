@@ -5,7 +5,7 @@
 // (data-stage on the experiment and the table, the timeline, an announcement).
 
 import * as timing from "../core/playback.js";
-import { STAGES } from "./render.js";
+import { STAGES, stageExplanation } from "./render.js";
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -28,11 +28,13 @@ const HOLD_MS = 300;
 
 export class Player {
   /**
-   * @param {{onStage?: (stage: number) => void, now?: () => number}} [options]
+   * @param {{onStage?: (stage: number) => void, now?: () => number, explain?: (stage: number) => string}} [options]
+   *   explain: a stage's explanation, which may name the scorer in force
    */
   constructor(options = {}) {
     this.now = options.now ?? (() => performance.now());
     this.onStage = options.onStage ?? (() => {});
+    this.explain = options.explain ?? ((/** @type {number} */ stage) => stageExplanation(stage, "tfidf"));
     /** @type {timing.Timing} */
     this.t = timing.finished(1);
     this.stage = 0; // nothing shown yet: the first render sets every stage marker
@@ -154,9 +156,10 @@ export class Player {
       this.stage = stage;
       setAttribute(byId("experiment"), "data-stage", String(stage));
       setAttribute(byId("records"), "data-stage", String(stage));
-      setText(byId("stage-explainer"), info.explain);
+      const explanation = this.explain(stage);
+      setText(byId("stage-explainer"), explanation);
       // The page opens on the final stage; announce changes, not the opening.
-      if (!opening) byId("stage-announcer").textContent = info.explain;
+      if (!opening) byId("stage-announcer").textContent = explanation;
       this.onStage(stage);
     }
   }

@@ -2,8 +2,10 @@
 // No DOM access here, so build.py runs this same module under Node to prerender the
 // default configuration, and the page uses it for every update.
 
+import { readsVectors } from "../core/scorers.js";
 import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "../core/tables.js";
 import { html } from "./html.js";
+import { meaningBreakdown, meaningCells, meaningHeads, otherRanks, relevanceName, renderMap, tokensReading } from "./meaning.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/shapes.js").RecordResult} RecordResult */
@@ -18,6 +20,22 @@ export const STAGES = [
   { n: 3, title: "Ranking", explain: "Stage 3, ranking: records still in scope get their lexical score (TF-IDF cosine or BM25) and blended score; a record sharing no term with the question drops out here." },
   { n: 4, title: "Final context", explain: "Stage 4, final context: ranked records are packed greedily into the word budget and record limit; the tray is what the agent would be given." },
 ];
+
+/**
+ * A stage's explanation, naming the scorer in force where the stage uses it.
+ * @param {number} stage  1 to 4 @param {Scorer} scorer
+ */
+export function stageExplanation(stage, scorer) {
+  if (stage !== 3) return STAGES[stage - 1].explain;
+  switch (scorer) {
+    case "embedding":
+      return "Stage 3, ranking: records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.";
+    case "hybrid":
+      return "Stage 3, ranking: records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.";
+    default:
+      return STAGES[2].explain;
+  }
+}
 
 /** @param {number} x */
 export const fixed3 = (x) => x.toFixed(3);
@@ -39,6 +57,7 @@ function formatNumber(x) {
  * @param {RecordResult} r @param {Scorer} scorer @param {string} [word]  the word before the number
  */
 export function rankText(r, scorer, word = "rank") {
+  if (readsVectors(scorer)) return ranksText(r, scorer, word);
   if (!r.rank || !r.other_rank) return html`<span class="no-rank">not ranked</span>`;
   const other = SCORER_NAMES[OTHER_SCORER[scorer]];
   const moved = r.other_rank - r.rank;
@@ -49,11 +68,27 @@ export function rankText(r, scorer, word = "rank") {
 }
 
 /**
+ * Under a scorer that reads meaning: the record's rank, its rank under every other scorer
+ * the answer computed in brackets ("–" where that scorer does not match it), and the mark
+ * beside the one it is compared with (OTHER_SCORER).
+ * @param {RecordResult} r @param {Scorer} scorer @param {string} word
+ */
+function ranksText(r, scorer, word) {
+  if (!r.rank) return html`<span class="no-rank">not ranked</span>`;
+  const other = SCORER_NAMES[OTHER_SCORER[scorer]];
+  const moved = r.other_rank ? r.other_rank - r.rank : 0;
+  const mark = moved
+    ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">, ${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
+    : "";
+  return html`${word} <span class="rank-now">${r.rank}</span> <span class="rank-other">(${otherRanks(r, scorer)})</span>${mark}`;
+}
+
+/**
  * The records table's head: the score column names the scorer it blends.
  * @param {Scorer} scorer
  */
 export function renderTableHead(scorer) {
-  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">Cosine<br>BM25</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORER_NAMES[scorer]} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
+  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">Cosine<br>BM25${meaningHeads(scorer)}</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORER_NAMES[scorer]} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
 }
 
 /** @param {string} outcome */
@@ -90,11 +125,21 @@ export function cardItems(records, tenantLabels, scorer = "tfidf") {
     <div><dt>Words</dt><dd>${r.words}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
-  <p class="card-rank">${r.rank ? html`${rankText(r, scorer, "Rank")} · score ${fixed3(r.score)}` : scorer === "bm25" ? `BM25 ${fixed3(r.bm25)}` : `cosine ${fixed3(r.cosine)}`}</p>
+  <p class="card-rank">${r.rank ? html`${rankText(r, scorer, "Rank")} · score ${fixed3(r.score)}` : unrankedText(r, scorer)}</p>
   <p class="reason card-reason">${r.reason}</p>
 </li>`,
   );
 }
+
+/** A card's number for a record its scorer does not rank. @param {RecordResult} r @param {Scorer} scorer */
+function unrankedText(r, scorer) {
+  if (scorer === "bm25") return `BM25 ${fixed3(r.bm25)}`;
+  if (readsVectors(scorer)) return `similarity ${fixed3(r.similarity ?? 0)}`;
+  return `cosine ${fixed3(r.cosine)}`;
+}
+
+/** What drops the records out at stage 3, by scorer. @type {Record<Scorer, string>} */
+const UNMATCHED = { tfidf: "with no shared terms", bm25: "with no shared terms", embedding: "under the minimum similarity", hybrid: "in neither ranking" };
 
 /** @param {Result} result */
 export function renderDiagram(result) {
@@ -105,7 +150,7 @@ export function renderDiagram(result) {
   const details = [
     `${c.stored} record${c.stored === 1 ? "" : "s"} in the store`,
     `${c.in_scope} in scope, ${removedByScope} removed by policy`,
-    `${c.ranked} ranked, ${noTerms} with no shared terms`,
+    `${c.ranked} ranked, ${noTerms} ${UNMATCHED[result.policy.scorer] ?? UNMATCHED.tfidf}`,
     `${c.selected} in the tray, ${notPacked} not packed · ${result.words_used} of ${result.budget_words} words`,
   ];
   const counts = [c.stored, c.in_scope, c.ranked, c.selected];
@@ -136,14 +181,23 @@ export function renderTableRows(records, chosenId, scorer = "tfidf") {
  */
 export function tableRowItems(records, chosenId, scorer = "tfidf") {
   return records.map(
-    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${r.id === chosenId ? html` class="chosen"` : ""}>
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${readsVectors(scorer) ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
-  <td class="num lexical" data-label="Cosine, BM25"><span class="lex${scorer === "tfidf" ? " in-force" : ""}" data-name="Cosine">${fixed3(r.cosine)}</span> <span class="lex${scorer === "bm25" ? " in-force" : ""}" data-name="BM25">${fixed3(r.bm25)}</span></td>
+  <td class="num lexical" data-label="Cosine, BM25"><span class="lex${scorer === "tfidf" ? " in-force" : ""}" data-name="Cosine">${fixed3(r.cosine)}</span> <span class="lex${scorer === "bm25" ? " in-force" : ""}" data-name="BM25">${fixed3(r.bm25)}</span>${meaningCells(r, scorer)}</td>
   <td class="num" data-label="Blended score">${fixed3(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
   );
+}
+
+/**
+ * A row's numbers under a scorer that reads meaning, for tests and tools: similarity,
+ * fused sum and every scorer's rank (JSON).
+ * @param {RecordResult} r
+ */
+function meaningData(r) {
+  return html` data-similarity="${r.similarity ?? ""}" data-rrf="${r.rrf ?? ""}" data-ranks="${JSON.stringify(r.ranks ?? {})}"`;
 }
 
 /**
@@ -239,8 +293,9 @@ function nearMissNote(result) {
  * How the question in force was read: its terms after lowercasing and stop words, each
  * term that no record uses (it counts for nothing), and the stop words removed.
  * @param {Result["question"]} q
+ * @param {Scorer} [policyScorer]  under a scorer that reads meaning, the word pieces are shown too
  */
-export function renderReading(q) {
+export function renderReading(q, policyScorer = /** @type {Scorer} */ ("tfidf")) {
   const found = q.terms.length
     ? html`<span class="read-terms">${q.terms.join(", ")}</span>`
     : html`no term that any record uses`;
@@ -251,7 +306,7 @@ export function renderReading(q) {
   const stop = html`${near ? html`<p class="read-near">${near}</p>` : ""}${q.stop_words.length ? html`<p class="read-stop">Stop words removed: ${q.stop_words.join(", ")}</p>` : ""}`;
   // A fixed question is named: with Your own question chosen and its box empty, it is the one in force.
   const head = q.own ? html`<strong>Your question reads as</strong>` : html`<strong>“${q.text}” reads as</strong>`;
-  return html`<p class="read-head">${head} ${found}</p>${ignored}${stop}`;
+  return html`<p class="read-head">${head} ${found}</p>${ignored}${stop}${tokensReading(q, policyScorer)}`;
 }
 
 /**
@@ -263,6 +318,16 @@ export function renderBreakdown(result, id) {
   const r = result.records.find((x) => x.id === id) ?? result.records[0];
   const w = result.policy.recency_weight;
   const q = result.question;
+  if (readsVectors(result.policy.scorer)) {
+    const { head, parts, others } = meaningBreakdown(result, r);
+    return html`<h3 id="breakdown-title">${head}</h3>
+${parts}
+<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevanceName(result.policy.scorer)} + recency weight × recency.</p>
+<p class="formula other-scorer">${others}</p>
+<p class="formula">${badge(r.outcome)} ${r.reason}</p>
+${renderMap(result, r.id)}`;
+  }
   const bm25 = result.policy.scorer === "bm25";
   const lexical = bm25 ? bm25Parts(result, r) : cosineParts(r);
   const head = bm25
@@ -352,7 +417,7 @@ const fixed4 = (x) => x.toFixed(4);
  * @param {Scorer} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
  */
 export function renderChart(records, scorer = "tfidf") {
-  const relevance = scorer === "bm25" ? "relative BM25" : "cosine";
+  const relevance = relevanceName(scorer);
   const rowHeight = 22;
   const labelWidth = 44;
   const barWidth = 220;

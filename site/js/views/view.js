@@ -237,7 +237,7 @@ function resultViews(result, context) {
     ["tray-body", () => renderTray(result, context.tenantLabels)],
     ["chart", () => renderChart(records, result.policy.scorer)],
     ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
-    ["question-reading", () => renderReading(result.question)],
+    ["question-reading", () => renderReading(result.question, result.policy.scorer)],
   ];
 }
 
