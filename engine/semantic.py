@@ -177,7 +177,7 @@ def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000) 
     eigenvectors within the plane found (Rayleigh-Ritz). Each axis is signed so that its
     largest coordinate (by size, first on ties) is positive.
 
-    The plane is found to about 1e-6, far finer than a picture shows. A store of more
+    The plane is found to about 1e-4 radians, finer than a picture shows. A store of more
     than ``MAP_SAMPLE`` records has its directions found from that many of
     them, evenly spaced in store order (every record is then placed on them): the work
     grows with the square of the records used, and a picture needs no more. A fixed start
@@ -268,7 +268,7 @@ def _top_two(matrix: list[list[float]], iterations: int) -> list[list[float]]:
             break
         moved = max(_norm(_minus_projection(p, basis)) for p in pulled)
         basis = pulled
-        if moved < 1e-6:
+        if moved < 1e-4:
             break
     if len(basis) < 2:
         return basis

@@ -2,18 +2,22 @@
 // built site's WebAssembly module and trimmed bytecode stdlib, both decoded by the
 // site's own zstd.js and decoder, the built wheel and its bytecode unpacked, no lock):
 // engine.run_json on each request, and the page's own path, engine.open_json then
-// Session.answer_json, on each store with its policies.
-// usage: node tests/pyodide_runner.mjs <built site dir>  < input.json  > output.json
+// Session.answer_json, on each store with its policies. With a vector file, it is written
+// where the engine looks by default (for run_json) and loaded as the page's worker loads
+// it, written into the file system then engine.load_embedding (for the sessions).
+// usage: node tests/pyodide_runner.mjs <built site dir> [<vectors.rwse>]  < input.json  > output.json
 //   input:  {"requests": [request text…], "sessions": [{"store": text, "policies": [text…]}…]}
 //   output: {"info": {python, stdlib}, "responses": [text…],
-//            "sessions": [{"reply": text, "answers": [text…]}…]}  (no answers for a refused store)
+//            "sessions": [{"reply": text, "answers": [text…]}…], "vectors": load_embedding's reply or null}
+//            (no answers for a refused store)
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadZstd } from "../site/js/zstd.js";
+import { loadZstd } from "../site/js/python/zstd.js";
 
 const site = path.resolve(process.argv[2]);
+const vectorsFile = process.argv[3] ? path.resolve(process.argv[3]) : null;
 const runtime = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="runtime">(.*?)<\/script>/s)[1]);
 const zstd = await loadZstd(readFileSync(path.join(site, runtime.zstdDecoderURL)));
 // Node's Pyodide reads pyodide.asm.wasm beside pyodide.asm.mjs: lay the decoded files out
@@ -41,6 +45,15 @@ unpack(runtime.wheelURL, "wheel");
 unpack(runtime.engineBytecodeURL, "zip");
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
 const engine = pyodide.pyimport("engine");
+let vectors = null;
+if (vectorsFile) {
+  const bytes = readFileSync(vectorsFile);
+  const defaultPath = pyodide.runPython("import engine.embedding\nstr(engine.embedding.default_vector_path())");
+  pyodide.FS.mkdirTree(path.posix.dirname(defaultPath));
+  pyodide.FS.writeFile(defaultPath, bytes);
+  pyodide.FS.writeFile("/tmp/vectors.rwse", bytes);
+  vectors = engine.load_embedding("/tmp/vectors.rwse");
+}
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
@@ -57,4 +70,4 @@ const opened = sessions.map((/** @type {{store: string, policies: string[]}} */ 
   return { reply, answers };
 });
 const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
-process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened }));
+process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, vectors }));

@@ -1,4 +1,5 @@
-"""The engine under Node Pyodide with the site's trimmed bytecode stdlib gives CPython's results."""
+"""The engine under Node Pyodide with the site's trimmed bytecode stdlib gives CPython's results,
+the static embedding's scorers included (the shipped vectors, loaded as the page's worker loads them)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.fields import EMBEDDING_SCORERS
 from harness import ROOT
 from harness.compare import assert_same_result
 from harness.fixtures import FIXTURES, GOLDEN_FILES, load_json
 from harness.generate import random_policy
+
+VECTORS = ROOT / "embedding" / "minilm-static.rwse"
 
 
 def requests_to_check() -> list[dict[str, Any]]:
@@ -25,6 +29,10 @@ def requests_to_check() -> list[dict[str, Any]]:
                 "store": store,
                 "policy": random_policy(store, rng),
             }
+        )
+    for _ in range(50):  # the scorers that read the vectors
+        requests.append(
+            {"store": store, "policy": random_policy(store, rng) | {"scorer": rng.choice(EMBEDDING_SCORERS)}}
         )
     broken = json.loads(json.dumps(store))
     broken["records"][2]["store"] = "semntic"
@@ -47,13 +55,14 @@ def sessions_to_check(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
-    """Golden cases, 60 random policies and error cases agree between Pyodide and CPython,
-    through run_json and through the page's open_json and Session.answer_json."""
+    """Golden cases, 60 random policies, 50 more under the embedding or hybrid scorer, and error
+    cases agree between Pyodide and CPython, through run_json and through the page's open_json
+    and Session.answer_json."""
     requests = requests_to_check()
     texts = [json.dumps(r) for r in requests]
     sessions = sessions_to_check(requests)
     done = subprocess.run(
-        ["node", str(ROOT / "tests" / "pyodide_runner.mjs"), str(built_site)],
+        ["node", str(ROOT / "tests" / "pyodide_runner.mjs"), str(built_site), str(VECTORS)],
         input=json.dumps({"requests": texts, "sessions": sessions}),
         capture_output=True,
         text=True,
@@ -63,6 +72,8 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     output = json.loads(done.stdout)
     assert output["info"]["python"].startswith("3.14")
     assert output["info"]["stdlib"].endswith(".pyc")  # running from the bytecode zip
+    vectors = engine.load_vectors(VECTORS)
+    assert json.loads(output["vectors"]) == {"tokens": vectors.size, "dims": vectors.dims}
     for text, response in zip(texts, output["responses"], strict=True):
         assert_same_result(json.loads(response), json.loads(engine.run_json(text)))
 
