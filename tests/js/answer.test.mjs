@@ -55,6 +55,8 @@ const POLICIES = [
   { store: "semantic", max_age_hours: 12, budget_words: 0 },
   { question_text: "checkout deployment", store: "all", previous_sessions: true, scorer: "bm25", bm25_k1: 0.8, bm25_b: 1,
     recency_weight: 0.2 },
+  { question_text: "Where do our servers live?", store: "semantic", previous_sessions: true, scorer: "embedding" },
+  { store: "all", previous_sessions: true, scorer: "hybrid", rrf_k: 10, min_similarity: 0.3, recency_weight: 0.1 },
 ];
 
 for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) {
