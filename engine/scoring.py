@@ -157,12 +157,12 @@ def fuse(bm25: BM25Scores, embedding: EmbeddingScores, in_scope: list[int], mini
 
 def _ranks(positions: list[int], relevance: tuple[float, ...]) -> dict[int, int]:
     """Each position's rank by relevance, best first; tied positions share the best rank."""
-    ordered = sorted(positions, key=lambda p: (-relevance[p], p))
     ranks: dict[int, int] = {}
-    for place, position in enumerate(ordered, start=1):
-        previous = ordered[place - 2] if place > 1 else None
-        tied = previous is not None and relevance[previous] == relevance[position]
-        ranks[position] = ranks[previous] if tied and previous is not None else place
+    value, rank = math.nan, 0
+    for place, position in enumerate(sorted(positions, key=lambda p: (-relevance[p], p)), start=1):
+        if relevance[position] != value:
+            value, rank = relevance[position], place
+        ranks[position] = rank
     return ranks
 
 

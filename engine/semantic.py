@@ -28,7 +28,7 @@ from .embedding import Near, StaticEmbedding
 NEIGHBOURS_SHOWN = 5
 CLOSEST_SHOWN = 3
 # Records the map's directions are found from, at most (see principal_plane).
-MAP_SAMPLE = 128
+MAP_SAMPLE = 64
 
 
 # Dot products are plain sums in a fixed order: the same operations give the same bits in
@@ -178,17 +178,18 @@ def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000) 
     largest coordinate (by size, first on ties) is positive.
 
     The plane is found to about 1e-4 radians, finer than a picture shows. A store of more
-    than ``MAP_SAMPLE`` records has its directions found from that many of
-    them, evenly spaced in store order (every record is then placed on them): the work
-    grows with the square of the records used, and a picture needs no more. A fixed start
-    and fixed operations make it the same everywhere."""
+    than ``MAP_SAMPLE`` records has its directions found from that many of them, a fixed
+    pseudo-random choice (every record is then placed on them, and ``explained`` is the
+    share of all the records' spread): the work grows with the square of the records used,
+    and a picture needs no more. A fixed start and fixed operations make it the same
+    everywhere."""
     n = len(vectors)
     if n == 0:
         return Plane((), (), (), (0.0, 0.0))
     mean = tuple(math.fsum(column) / n for column in zip(*vectors, strict=True))
     # The spread about the mean, Σ‖x - m‖² = Σ‖x‖² - n‖m‖², without centring every vector.
     spread = max(0.0, math.fsum(_fast_dot(v, v) for v in vectors) - n * _fast_dot(mean, mean))
-    picked = vectors if n <= MAP_SAMPLE else [vectors[i * n // MAP_SAMPLE] for i in range(MAP_SAMPLE)]
+    picked = vectors if n <= MAP_SAMPLE else [vectors[i] for i in _sample(n, MAP_SAMPLE)]
     sample = [[x - m for x, m in zip(vector, mean, strict=True)] for vector in picked]
     by_records = len(sample) <= len(mean)
     space = sample if by_records else [list(column) for column in zip(*sample, strict=True)]
@@ -224,6 +225,20 @@ def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000) 
         explained.append(0.0)
     records = tuple((x + 0.0, y + 0.0) for x, y in zip(coordinates[0], coordinates[1], strict=True))
     return Plane(mean, tuple(kept), records, (explained[0], explained[1]))
+
+
+def _sample(n: int, size: int) -> list[int]:
+    """``size`` of the positions 0..n-1, in order, chosen by a fixed integer hash (splitmix64's
+    mixing): like a random sample, so no pattern repeating along the store can fool it, yet
+    the same in every Python."""
+    return sorted(sorted(range(n), key=_mix)[:size])
+
+
+def _mix(i: int) -> int:
+    z = (i + 1) * 0x9E3779B97F4A7C15 % 2**64
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 % 2**64
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EB % 2**64
+    return z ^ (z >> 31)
 
 
 def _norm(v: Sequence[float]) -> float:

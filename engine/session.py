@@ -308,13 +308,12 @@ class Session:
         scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25)}
         meaning: EmbeddingScores | None = None
         fusion: Fusion | None = None
+        key = self._terms_key(policy)
         if policy.scorer in EMBEDDING_SCORERS:
             vectors = self._vectors()
-            meaning = self._question_embedding(text)
+            meaning = found = self._question_embedding(text)
             # The embedding's parts and hybrid's fusion depend on which records the scope keeps.
             in_scope = self.scope.check_all(_matched, policy)[1]
-            key = self._terms_key(policy)
-            found = meaning
             parts: tuple[tuple[EmbeddingPart, ...], ...] = ((),) * len(self.ids)
             if policy.scorer == "embedding":
                 parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
@@ -322,8 +321,6 @@ class Session:
             if policy.scorer == "hybrid":
                 fusion = self._keep(key, lambda: fuse(bm25, found, in_scope, policy.min_similarity, policy.rrf_k))
                 scorings["hybrid"] = fusion.scoring
-        else:
-            key = self._terms_key(policy)
         scoring = scorings[policy.scorer]
         exclusions, candidates = self.scope.check_all(scoring.unmatched, policy)
         # Each scorer ranks the candidates it matches too (the lexical two match the same).

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import engine
 import engine.api
 from engine.embedding import StaticEmbedding
+from engine.semantic import MAP_SAMPLE
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 from harness import ROOT
 from harness.fixtures import FIXTURES, load_json
@@ -164,6 +165,22 @@ def test_the_map_keeps_distances_of_two_dimensional_vectors() -> None:
     for i in range(len(points)):
         for j in range(i):
             assert math.dist(points[i], points[j]) == pytest.approx(math.dist(originals[i], originals[j]), abs=1e-9)
+
+
+def test_a_large_store_is_mapped_from_a_sample_of_its_records() -> None:
+    """Past MAP_SAMPLE records the directions come from a sample, evenly spaced; every record is
+    still placed, and with 2-D vectors the sample spans the plane, so distances are kept."""
+    words = ["car", "vehicle", "red", "blue", "cars", "red car", "blue vehicle"]
+    texts = [" ".join(words[(i * 7 + j) % len(words)] for j in range(1 + i % 3)) for i in range(3 * MAP_SAMPLE)]
+    store = STORE | {"records": [record(f"R{i}", text) for i, text in enumerate(texts)]}
+    plane = session(store).run({"scorer": "embedding"})["question"]["map"]  # type: ignore[typeddict-item]
+    assert plane is not None and len(plane["records"]) == len(texts)
+    units = [VECTORS.embed(text).vector for text in texts]
+    for i in range(0, len(texts), 17):
+        for j in range(i):
+            assert math.dist(plane["records"][i], plane["records"][j]) == pytest.approx(
+                math.dist(units[i], units[j]), abs=1e-9
+            )
 
 
 def test_parts_are_copies_and_answers_equal_the_full_result() -> None:
