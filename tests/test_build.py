@@ -352,3 +352,53 @@ def test_readme_lms_section_matches_the_build_and_the_page(monkeypatch: pytest.M
     assert re.search(r"PASSING_SHARE = 0\.5;", reporter) and "at least 0.5 passes" in prose
     core = (ROOT / "site" / "js" / "lms" / "lms-core.js").read_text()
     assert "SUSPEND_DATA_LIMIT = 4096;" in core and "4,096 characters" in prose
+
+
+def test_vectors_are_served_on_demand_under_their_content_hash(built_site: Path) -> None:
+    """The embedding's vectors are in dist under a content-hashed name, with the model's licence
+    and the derivation notice; the runtime data names them and their size; the service worker
+    precaches every other file but not them (it keeps them when first fetched)."""
+    source = ROOT / "embedding" / "minilm-static.rwse"
+    (vectors,) = (built_site / "embedding").glob("*.rwse")
+    data = vectors.read_bytes()
+    assert vectors.name == f"minilm-static-{hashlib.sha256(data).hexdigest()[:12]}.rwse"
+    assert data == source.read_bytes()
+    assert (built_site / "licenses" / "all-MiniLM-L6-v2-LICENSE.txt").read_bytes() == (
+        ROOT / "embedding" / "LICENSE"
+    ).read_bytes()
+    assert "all-MiniLM-L6-v2" in (built_site / "licenses" / "minilm-static-NOTICE.txt").read_text(encoding="utf-8")
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="runtime">(.*?)</script>', html, re.S)
+    assert found is not None
+    runtime = json.loads(found[1])
+    assert runtime["vectorsURL"] == f"embedding/{vectors.name}"
+    assert runtime["vectorsBytes"] == len(data)
+    manifest = json.loads(
+        (built_site / "sw.js").read_text(encoding="utf-8").split(";\n", 1)[0].removeprefix("const BUILD = ")
+    )
+    assert manifest["onDemand"] == [f"embedding/{vectors.name}"]
+    assert f"embedding/{vectors.name}" not in manifest["files"]
+    assert "licenses/all-MiniLM-L6-v2-LICENSE.txt" in manifest["files"]
+    assert len(manifest["files"]) == len(digest_tree(built_site)) - 2  # all but the vectors and sw.js itself
+    # "What this model is not" links the licence and the notice.
+    assert 'href="licenses/all-MiniLM-L6-v2-LICENSE.txt"' in html
+    assert 'href="licenses/minilm-static-NOTICE.txt"' in html
+
+
+def test_the_pages_vector_scorers_are_the_engines() -> None:
+    """site/js/core/scorers.js lists the scorers that read the vectors as engine/fields.py does."""
+    from engine.fields import EMBEDDING_SCORERS
+
+    text = (build.SITE / "js" / "core" / "scorers.js").read_text(encoding="utf-8")
+    listed = re.search(r"VECTOR_SCORERS = Object\.freeze\((\[.*?\])\)", text)
+    assert listed is not None
+    assert json.loads(listed[1]) == list(EMBEDDING_SCORERS)
+
+
+def test_missing_vectors_stop_the_build_with_one_clear_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without the vector file the build says which file is missing and how to rebuild it."""
+    import sitebuild.vectors
+
+    monkeypatch.setattr(sitebuild.vectors, "VECTORS", ROOT / "embedding" / "absent.rwse")
+    with pytest.raises(build.BuildError, match=r"embedding/absent\.rwse missing.*tools/distill_embedding\.py"):
+        sitebuild.vectors.copy_vectors(tmp_path)

@@ -169,12 +169,40 @@ export function layoutPoints(points, width, height, pad) {
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => p[1]);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const spanX = maxX - minX || 1;
-  const spanY = maxY - minY || 1;
-  const scale = Math.min((width - 2 * pad) / spanX, (height - 2 * pad) / spanY);
-  const offsetX = (width - scale * spanX) / 2;
-  const offsetY = (height - scale * spanY) / 2;
+  // A span of 0 (points in a line, or one point) is centred.
+  const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
+  const offsetX = (width - scale * (maxX - minX)) / 2;
+  const offsetY = (height - scale * (maxY - minY)) / 2;
   return points.map(([x, y]) => [offsetX + (x - minX) * scale, height - (offsetY + (y - minY) * scale)]);
+}
+
+// A label's size on the map: 10px monospace, about 6px a character.
+const CHAR_WIDTH = 6;
+const LABEL_HEIGHT = 10;
+
+/**
+ * Where each label goes: right of its point, or moved down or up a line at a time until
+ * it overlaps no label placed before it (null when no place within three lines is free).
+ * @param {number[][]} points  [x, y] of each point, in drawing order
+ * @param {string[]} texts
+ * @returns {(number[] | null)[]}  [x, y] of each label's baseline start
+ */
+export function placeLabels(points, texts) {
+  /** @type {number[][]} */
+  const taken = [];
+  const overlaps = (/** @type {number[]} */ box) =>
+    taken.some(([x, y, w]) => box[0] < x + w && x < box[0] + box[2] && Math.abs(box[1] - y) < LABEL_HEIGHT);
+  return points.map(([x, y], i) => {
+    const width = texts[i].length * CHAR_WIDTH;
+    for (const shift of [0, 1, -1, 2, -2, 3, -3]) {
+      const box = [x + 7, y + 3.5 + shift * LABEL_HEIGHT, width];
+      if (!overlaps(box)) {
+        taken.push(box);
+        return [box[0], box[1]];
+      }
+    }
+    return null;
+  });
 }
 
 // Records the map draws at most: the ranked ones first, then the chosen one and the rest.
@@ -206,16 +234,27 @@ export function renderMap(result, chosenId) {
   const topRanked = new Set(ranked.slice(0, 5));
   const distance = (/** @type {number} */ i) => Math.hypot(map.records[i][0] - map.question[0], map.records[i][1] - map.question[1]);
   const nearest = [...shown].sort((a, b) => distance(a) - distance(b) || a - b).slice(0, 3);
+  // The question's label first, then the chosen record's, then the ranking's order.
+  const labelled = shown.map((i) => shown.length <= LABELLED || i === chosen || topRanked.has(i));
+  const labelOrder = [-1, ...shown.map((_, j) => j).sort((a, b) => Number(shown[b] === chosen) - Number(shown[a] === chosen))].filter((j) => j < 0 || labelled[j]);
+  const labels = placeLabels(
+    // The question's diamond is wider than a dot.
+    labelOrder.map((j) => (j < 0 ? [qx + 2, qy] : placed[j + 1])),
+    labelOrder.map((j) => (j < 0 ? "question" : result.records[shown[j]].id)),
+  );
+  /** @type {Map<number, number[] | null>} */
+  const labelAt = new Map(labelOrder.map((j, k) => [j, labels[k]]));
   const dots = shown.map((i, j) => {
     const r = result.records[i];
     const [x, y] = placed[j + 1];
     const isChosen = i === chosen;
     const inRanking = r.rank !== null;
-    const label = shown.length <= LABELLED || isChosen || topRanked.has(i);
+    const at = labelAt.get(j);
     return html`<g class="map-record${inRanking ? " ranked" : ""}${isChosen ? " chosen" : ""}" data-record-id="${r.id}">
-  <circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${isChosen ? 6 : 4}"></circle>${label ? html`<text x="${(x + 7).toFixed(1)}" y="${(y + 3.5).toFixed(1)}">${r.id}</text>` : ""}
+  <circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${isChosen ? 6 : 4}"></circle>${at ? html`<text x="${at[0].toFixed(1)}" y="${at[1].toFixed(1)}">${r.id}</text>` : ""}
 </g>`;
   });
+  const questionLabel = labelAt.get(-1) ?? [qx + 9, qy + 3.5];
   const chosenAt = chosen !== undefined ? shown.indexOf(chosen) : -1;
   const link =
     chosenAt >= 0
@@ -233,8 +272,8 @@ export function renderMap(result, chosenId) {
 <text class="map-axis" x="10" y="${MAP_HEIGHT / 2}" text-anchor="middle" transform="rotate(-90 10 ${MAP_HEIGHT / 2})">axis 2 (${percent(second)})</text>
 ${link}
 ${dots}
-<g class="map-question"><path d="${d}"></path><text x="${(qx + 9).toFixed(1)}" y="${(qy + 3.5).toFixed(1)}">question</text></g>
+<g class="map-question"><path d="${d}"></path><text x="${questionLabel[0].toFixed(1)}" y="${questionLabel[1].toFixed(1)}">question</text></g>
 </svg>
-<figcaption>Approximate: two of ${result.question.tokens.length ? "the vectors'" : "their"} many dimensions (PCA of the records' vectors). The dashed line joins the question to ${chosenAt >= 0 ? result.records[/** @type {number} */ (chosen)].id : "the chosen record"}.</figcaption>
+<figcaption>Approximate: the vectors' many dimensions seen along only two directions (PCA of the records' vectors). The dashed line joins the question to ${chosenAt >= 0 ? result.records[/** @type {number} */ (chosen)].id : "the chosen record"}.</figcaption>
 </figure>`;
 }
