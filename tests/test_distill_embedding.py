@@ -134,13 +134,13 @@ def test_trimmed_tokenizer_has_exactly_the_kept_vocabulary() -> None:
     assert tokenizer.encode("Playing plays [CLS]").ids == [1, 2, 6, 7]
 
 
-def test_vector_file_round_trips() -> None:
+def test_vector_file_round_trips(tmp_path: Path) -> None:
     """rwse_bytes writes what read_rwse reads back: the header's counts, the tokens, the dequantised rows."""
     rng = np.random.default_rng(9)
     rows = rng.normal(size=(8, 12)).astype(np.float32)
     tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "##c"]
     static = distiller.build(rows, tokens, dims=4, quantisation="int8-row", trim="none", neighbours=2)
-    path = Path(pytest.importorskip("tempfile").mkdtemp()) / "x.rwse"
+    path = tmp_path / "x.rwse"
     path.write_bytes(distiller.rwse_bytes(static))
     head, read_tokens, vectors = distiller.read_rwse(path)
     assert (head["tokens"], head["dims"], head["neighbours"]) == (8, 4, 2)
