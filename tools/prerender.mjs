@@ -10,9 +10,11 @@ import {
   renderChart,
   renderDiagram,
   renderGuides,
+  renderIntro,
   renderOptions,
   renderPredictionChoices,
   renderReading,
+  renderStart,
   renderTableHead,
   renderTableRows,
   renderTray,
@@ -32,6 +34,8 @@ const fragments = {
   breakdown: renderBreakdown(result, chosenId),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
+  start: renderStart(store.guides ?? []),
+  intro: renderIntro(result, tenantLabels),
   reading: renderReading(result.question, policy.scorer),
 };
 const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { nearMissText, renderComparison, renderReading, renderTray } from "../../site/js/views/render.js";
+import { nearMissText, renderComparison, renderGuideBar, renderIntro, renderReading, renderStart, renderTray } from "../../site/js/views/render.js";
 import { compare } from "../../site/js/core/observations.js";
 
 const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], ...fields });
@@ -90,4 +90,29 @@ test("a question word in no record that a record holds in a longer form is named
   assert.ok(String(renderReading(q)).includes(`<p class="read-near">${note}</p>`));
   assert.equal(nearMissText(question({ dropped_terms: ["slow"], near_misses: [] })), "");
   assert.doesNotMatch(String(renderReading(question({ dropped_terms: ["slow"], near_misses: [] }))), /read-near/);
+});
+
+test("the introduction names the question asked, fixed or own, the tenant and the scorer in force", () => {
+  const intro = (/** @type {any} */ q, scorer = "tfidf") => String(renderIntro(/** @type {any} */ ({ question: q, policy: { tenant: "team-a", scorer } }), { "team-a": "Team A" }));
+  const fixed = intro(question({ own: false, text: "Which region?" }));
+  assert.match(fixed, /^You ask one of the store's questions, “Which region\?”, of Team A's memory\. Each record in scope is scored by TF-IDF cosine/);
+  const own = intro(question({ text: "<b>where</b>" }), "bm25");
+  assert.match(own, /^You ask your own question, “&lt;b&gt;where&lt;\/b&gt;”, of Team A's memory\..* scored by BM25:/);
+  for (const scorer of ["embedding", "hybrid"]) assert.doesNotMatch(intro(question({}), scorer), /TF-IDF|undefined/);
+});
+
+test("Start here lists every guide with its first step, and the guide bar offers the steps either side", () => {
+  const guide = { id: "g", title: "A <guide>", steps: [{ title: "One", look_for: "L1" }, { title: "Two", look_for: "L2" }] };
+  assert.equal(String(renderStart([guide])), `<li><button type="button" class="start-button" data-guide-step="g:0">A &lt;guide&gt;</button> <span class="start-steps">2 steps</span></li>`);
+  assert.match(String(renderStart([])), /no guided experiments/);
+  const first = String(renderGuideBar(guide, 0, false));
+  assert.match(first, /Step 1 of 2<\/strong> · <span class="guide-bar-title">A &lt;guide&gt;<\/span>/);
+  assert.match(first, /data-guide-step="g:-1" disabled>Previous/);
+  assert.match(first, /data-guide-step="g:1">Next step/);
+  assert.doesNotMatch(first, /Finish|Apply again|changed by hand/);
+  const last = String(renderGuideBar(guide, 1, true));
+  assert.match(last, /Look for:<\/span> L2/);
+  assert.match(last, /data-guide-step="g:1">Apply again/);
+  assert.match(last, /data-guide-close>Finish/);
+  assert.doesNotMatch(last, /Next step/);
 });

@@ -1,26 +1,99 @@
-// The guided experiments' panel: steps applied and followed.
+// The guided experiments' panel: the way in at the top, the steps, and the bar that keeps the step in force on screen.
 //
-// Guided experiments: applying a step sets its policy over the defaults and replays the
-// inspection. The step stays in force until a control is changed by hand; once every
-// step of one experiment has reached its final stage, an LMS activity is complete (lms.js).
+// Applying a step sets its policy over the defaults and replays the inspection. The step
+// stays in force until a control is changed by hand; once every step of one experiment
+// has reached its final stage, an LMS activity is complete (lms.js). A step can be
+// started from the top of the page (Start here), from the guides' own list, or from the
+// guide bar, which shows the step applied last, what to look for and the steps either
+// side wherever the learner scrolls: on a phone the result is screens away from the list.
+
+import { renderGuideBar } from "../views/render.js";
+
+/** @typedef {import("../views/render.js").Guide} Guide */
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state }) {
-  byId("guides").addEventListener("click", (event) => {
-    const button = /** @type {HTMLElement} */ (event.target).closest("[data-guide-step]");
+  const bar = byId("guide-bar");
+  const line = byId("experiment-guide");
+  /** The step the bar shows, and whether a control was changed by hand since it was applied. */
+  /** @type {{guide: Guide, index: number, changed: boolean} | null} */
+  let shown = null;
+
+  const show = () => {
+    if (!shown) {
+      bar.hidden = true;
+      line.hidden = true;
+      bar.replaceChildren();
+      line.textContent = "";
+      return;
+    }
+    const { guide, index, changed } = shown;
+    bar.innerHTML = String(renderGuideBar(guide, index, changed));
+    bar.hidden = false;
+    line.textContent = `Guided experiment “${guide.title}”, step ${index + 1} of ${guide.steps.length}: ${guide.steps[index].title}`;
+    line.hidden = false;
+  };
+
+  /** @param {string} guideId @returns {Guide | undefined} */
+  const guideOf = (guideId) => (state().store.guides ?? []).find((/** @type {Guide} */ g) => g.id === guideId);
+
+  /** @param {Event} event @param {"start" | "list" | "bar"} from */
+  const onClick = (event, from) => {
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (from === "bar" && target.closest("[data-guide-close]")) {
+      shown = null;
+      show();
+      return;
+    }
+    const button = target.closest("[data-guide-step]");
     if (!(button instanceof HTMLElement)) return;
     const [guideId, index] = (button.dataset.guideStep ?? "").split(":");
-    const guide = (state().store.guides ?? []).find((/** @type {any} */ g) => g.id === guideId);
+    const guide = guideOf(guideId);
     const step = guide?.steps[Number(index)];
-    if (!step) return;
+    if (!guide || !step) return;
     for (const item of document.querySelectorAll("#guides li[data-step]")) item.removeAttribute("aria-current");
-    button.closest("li")?.setAttribute("aria-current", "step");
+    document.querySelector(`#guides [data-guide-step="${CSS.escape(button.dataset.guideStep ?? "")}"]`)?.closest("li")?.setAttribute("aria-current", "step");
     // Before the step applies: a replay from stage 1 then announces that stage instead.
     byId("stage-announcer").textContent = `Applied: ${step.title} Look for: ${step.look_for}`;
-    dispatch({ type: "guide-step", policy: step.policy, at: event.timeStamp, guide: guide.id, index: Number(index) });
-    // On narrow screens the controls fill the first screens: show the playback instead.
-    const target = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
-    document.querySelector(target)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
-  });
+    dispatch({ type: "guide-step", policy: step.policy ?? {}, at: event.timeStamp, guide: guide.id, index: Number(index) });
+    const forward = !shown || Number(index) >= shown.index;
+    shown = { guide, index: Number(index), changed: false };
+    show();
+    if (from === "bar") {
+      // The buttons were drawn again: keep the keyboard on the one that goes the same way.
+      const again = bar.querySelector(forward ? ".guide-bar-buttons .primary" : ".guide-bar-buttons button:not([disabled])");
+      /** @type {HTMLElement | null} */ (again ?? bar.querySelector("#guide-bar-count"))?.focus();
+      return;
+    }
+    // From the top or the list: show the result, and take the keyboard to the bar's step,
+    // from which Tab reaches Previous and Next. On narrow screens the controls fill the
+    // first screens, so the playback is shown instead of the experiment's top.
+    const view = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
+    document.querySelector(view)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    /** @type {HTMLElement | null} */ (bar.querySelector("#guide-bar-count"))?.focus({ preventScroll: true });
+  };
+
+  byId("start-here").addEventListener("click", (event) => onClick(event, "start"));
+  byId("guides").addEventListener("click", (event) => onClick(event, "list"));
+  bar.addEventListener("click", (event) => onClick(event, "bar"));
+
+  // A policy control changed by hand leaves the step (page-core.js): the bar says so and
+  // offers to apply it again. The share panel's own inputs are in the form too.
+  const handChanged = (/** @type {Event} */ event) => {
+    const name = /** @type {HTMLInputElement} */ (event.target).name;
+    if (!shown || shown.changed || !state().fields.some((f) => f.name === name)) return;
+    shown = { ...shown, changed: true };
+    show();
+  };
+  byId("policy-form").addEventListener("input", handChanged);
+  byId("policy-form").addEventListener("change", handChanged);
+
+  // Another store brings other guides (view.js draws them again): its steps are not this bar's.
+  new MutationObserver(() => {
+    if (shown && guideOf(shown.guide.id) !== shown.guide) {
+      shown = null;
+      show();
+    }
+  }).observe(byId("start-list"), { childList: true });
   return {};
 }

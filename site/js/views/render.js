@@ -491,11 +491,6 @@ export function renderOptions(options, selected) {
   return html`${options.map((o) => html`<option value="${o.value}"${o.value === selected ? html` selected` : ""}>${o.label}</option>`)}`;
 }
 
-/** @param {string} text @param {number} length */
-function truncate(text, length) {
-  return text.length <= length ? text : `${text.slice(0, length - 1).trimEnd()}…`;
-}
-
 /**
  * Prediction checkboxes for a page of records.
  * @param {{id: string, text: string}[]} records
@@ -503,7 +498,7 @@ function truncate(text, length) {
  */
 export function renderPredictionChoices(records, checked) {
   return html`${records.map(
-    (r) => html`<label class="predict"><input type="checkbox" name="predict" value="${r.id}"${checked.has(r.id) ? html` checked` : ""}> <span class="card-id">${r.id}</span> <span class="predict-text">${truncate(r.text, 42)}</span></label>`,
+    (r) => html`<label class="predict"><input type="checkbox" name="predict" value="${r.id}"${checked.has(r.id) ? html` checked` : ""}> <span class="card-id">${r.id}</span> <span class="predict-text">${r.text}</span></label>`,
   )}`;
 }
 
@@ -526,4 +521,63 @@ export function renderGuides(guides) {
   )}</ol>
 </article>`,
   )}`;
+}
+
+/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>}[]}} Guide */
+
+/**
+ * The way in, at the top of the page: one button per guided experiment, starting its first step.
+ * @param {Guide[]} guides
+ */
+export function renderStart(guides) {
+  if (!guides.length) return html`<li>This store has no guided experiments: change the settings below and read what each stage keeps.</li>`;
+  return html`${guides.map(
+    (g) => html`<li><button type="button" class="start-button" data-guide-step="${g.id}:0">${g.title}</button> <span class="start-steps">${g.steps.length} step${g.steps.length === 1 ? "" : "s"}</span></li>`,
+  )}`;
+}
+
+/**
+ * The guided step in force, in the bar that stays on screen with the result: which step
+ * of how many, what it set, what to look for, and the way to the steps either side.
+ * @param {Guide} guide @param {number} index @param {boolean} changed  a setting was changed by hand since
+ */
+export function renderGuideBar(guide, index, changed) {
+  const step = guide.steps[index];
+  const last = index === guide.steps.length - 1;
+  return html`<div class="guide-bar-text" tabindex="0" role="group" aria-labelledby="guide-bar-count">
+  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong> · <span class="guide-bar-title">${guide.title}</span></p>
+  <p class="guide-bar-step">${step.title}</p>
+  <p class="look-for"><span class="look-label">Look for:</span> ${step.look_for}</p>
+  ${changed ? html`<p class="guide-bar-changed">A setting was changed by hand since this step was applied.</p>` : ""}
+</div>
+<div class="guide-bar-buttons">
+  <button type="button" class="small" data-guide-step="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
+  ${changed ? html`<button type="button" class="small" data-guide-step="${guide.id}:${index}">Apply again</button>` : ""}
+  ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-step="${guide.id}:${index + 1}">Next step</button>`}
+  ${last ? "" : html`<button type="button" class="small" data-guide-close>Close</button>`}
+</div>`;
+}
+
+// How each scorer matches a record to the question, as the experiment's introduction says it.
+/** @type {Record<string, string>} */
+const SCORER_INTRO = {
+  tfidf: "TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
+  bm25: "BM25: the words it shares with the question, repeats counting ever less and long records discounted",
+  embedding: "a static embedding: how close its meaning is to the question's, from fixed word-piece vectors, whatever the spelling",
+  hybrid: "hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
+};
+
+/**
+ * The experiment's introduction: the question asked (one of the store's, or the learner's
+ * own) of which tenant, and how the scorer in force matches records.
+ * @param {Result} result @param {Record<string, string>} tenantLabels
+ */
+export function renderIntro(result, tenantLabels) {
+  const q = result.question;
+  const tenant = tenantLabels[result.policy.tenant] ?? result.policy.tenant;
+  const scorer = SCORER_INTRO[result.policy.scorer] ?? SCORER_NAMES[result.policy.scorer];
+  const asked = q.own
+    ? html`You ask your own question, “${q.text}”, of ${tenant}'s memory. It is read with the store's words and weights and has no declared answer: judge the tray by reading it.`
+    : html`You ask one of the store's questions, “${q.text}”, of ${tenant}'s memory.`;
+  return html`${asked} Each record in scope is scored by ${scorer}, then blended with recency. Change one setting at a time and read what each stage keeps: an empty tray is a valid result, and the table explains every exclusion.`;
 }

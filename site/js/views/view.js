@@ -12,9 +12,11 @@ import {
   renderChart,
   renderDiagram,
   renderGuides,
+  renderIntro,
   renderOptions,
   renderPredictionChoices,
   renderReading,
+  renderStart,
   renderTableHead,
   renderTray,
   tableRowItems,
@@ -237,6 +239,7 @@ function resultViews(result, context) {
     ["tray-body", () => renderTray(result, context.tenantLabels)],
     ["chart", () => renderChart(records, result.policy.scorer)],
     ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
+    ["experiment-intro", () => renderIntro(result, context.tenantLabels)],
     ["question-reading", () => renderReading(result.question, result.policy.scorer)],
   ];
 }
@@ -353,6 +356,7 @@ export function showStore(store, policy, fields) {
   }
   showTextControls(fields);
   byId("guide-list").innerHTML = String(renderGuides(store.guides ?? []));
+  byId("start-list").innerHTML = String(renderStart(store.guides ?? []));
   byId("store-title").textContent = store.title;
 }
 
