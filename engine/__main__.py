@@ -1,13 +1,16 @@
 """Command line: ``python -m engine [--fixtures FILE] [--vectors FILE] [policy flags] [--json]``.
 
 Prints the records table, the tray and the coverage, or with ``--json`` the result
-object the page receives. Bad input exits with status 2 and one line naming it.
+object the page receives. Bad input exits with status 2 and one line naming it; a store
+with problems, with one line for each (as ``build.py --store`` lists them). ``--help``
+lists the questions and tenants of the store ``--fixtures`` names.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -28,7 +31,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(store: Any = None) -> argparse.ArgumentParser:
+    """The parser; with a store (its JSON), the question and tenant flags offer its own ids."""
     parser = _Parser(
         prog="python -m engine",
         description="Score, scope and pack the memory records of a store against one question, "
@@ -49,20 +53,38 @@ def build_parser() -> argparse.ArgumentParser:
         help="static embedding vector file the embedding and hybrid scorers read "
         "(default: embedding/minilm-static.rwse in the source checkout)",
     )
+    lists = _store_lists(store)
     for field in FIELDS:
-        _add_flag(parser, field)
+        _add_flag(parser, field, lists)
     parser.add_argument("--json", action="store_true", help="print the result object as JSON instead of a table")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 
 
-def _add_flag(parser: argparse.ArgumentParser, field: Field) -> None:
+def _store_lists(store: Any) -> dict[str, list[str]]:
+    """A store's question and tenant ids, as far as its JSON gives them (the run checks the rest)."""
+    lists: dict[str, list[str]] = {}
+    if not isinstance(store, dict):
+        return lists
+    for name in ("questions", "tenants"):
+        items = store.get(name)
+        ids = [item["id"] for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+        if ids and all(isinstance(i, str) for i in ids):
+            lists[name] = [str(i) for i in ids]
+    return lists
+
+
+def _add_flag(parser: argparse.ArgumentParser, field: Field, lists: dict[str, list[str]]) -> None:
     """One flag per row of the field table, spelled as the field with dashes."""
     if field.kind == "bool":
         parser.add_argument(field.flag, action=argparse.BooleanOptionalAction, default=None, help=field.describe())
     elif field.kind == "choice":
-        choices = field.values if field.choices else None
-        parser.add_argument(field.flag, choices=choices, help=field.describe())
+        if field.choices_from:
+            ids = lists.get(field.choices_from)
+            help_text = field.describe() + (f": {', '.join(ids)}" if ids else "")
+            parser.add_argument(field.flag, metavar=field.choices_from[:-1].upper(), help=help_text)
+            return
+        parser.add_argument(field.flag, choices=field.values, help=field.describe())
     elif field.kind == "text":
         parser.add_argument(field.flag, metavar="TEXT", help=field.describe())
     else:
@@ -94,7 +116,14 @@ def format_table(result: Result) -> str:
         f"Question: {question['text']} ({'your own question' if question['own'] else question['id']})",
         f"Read as:  {'; '.join(part for part in read if part) or 'no terms'}"
         + (f" (stop words removed: {', '.join(question['stop_words'])})" if question["stop_words"] else ""),
-        "Policy:   " + " ".join(f"{name}={_flag_value(value)}" for name, value in policy.items()),
+        *_near_misses(question),
+        # An own question is asked instead of the chosen one, which the policy line leaves out.
+        "Policy:   "
+        + " ".join(
+            f"{name}={_flag_value(value)}"
+            for name, value in policy.items()
+            if not (name == "question" and question["own"])
+        ),
         "",
         f"Score:    {SCORER_NAMES[policy['scorer']]} blended with recency; "
         f"rank ({SCORER_NAMES[OTHER_SCORER[policy['scorer']]]}) is the rank the other scorer gives",
@@ -125,6 +154,15 @@ def format_table(result: Result) -> str:
     return "\n".join(lines)
 
 
+def _near_misses(question: Any) -> list[str]:
+    """A line naming the question's words that records hold only in a longer or inflected form."""
+    pairs = [
+        f'"{miss["term"]}" is not ' + " or ".join(f'"{word}"' for word in miss["record_words"])
+        for miss in question["near_misses"]
+    ]
+    return [f"Near:     {'; '.join(pairs)} (only exact words match: no stemming)"] if pairs else []
+
+
 def _rank(place: int | None) -> str:
     return str(place) if place else "–"
 
@@ -138,8 +176,31 @@ def _flag_value(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _store_named(argv: list[str] | None) -> Any:
+    """The store --fixtures names (or the default one), read for --help's choices; None if unreadable."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--fixtures", type=Path, default=None)
+    try:
+        return load_store(early.parse_known_args(argv)[0].fixtures)
+    except (ValueError, SystemExit):
+        return None
+
+
+def error_lines(error: Any, source: Path) -> str:
+    """An error result as the command line says it: one line, or one line per problem of a
+    store (or of several policy values), each with its path."""
+    problems = error["problems"]
+    if error["name"] == "InvalidStore":
+        head = f"{source} is not a valid store:"
+    elif len(problems) > 1:
+        head = "the policy is not valid:"
+    else:
+        return f"python -m engine: error: {error['message']}"
+    return "\n".join([f"python -m engine: error: {head}", *(f"  {p['path']}: {p['message']}" for p in problems)])
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(_store_named(argv)).parse_args(argv)
     policy = {name: getattr(args, name) for name in POLICY_FIELDS if getattr(args, name) is not None}
     try:
         store = load_store(args.fixtures)
@@ -148,12 +209,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     result = run({"store": store, "policy": policy}, vectors=args.vectors)
     if "error" in result:
-        print(f"python -m engine: error: {cast(ErrorResult, result)['error']['message']}", file=sys.stderr)
+        print(error_lines(cast(ErrorResult, result)["error"], args.fixtures or DEFAULT_STORE), file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        print(format_table(result))
+    text = json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_table(result)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # The reader stopped early (| head): what it read is all it wanted. Python would
+        # report the pipe again when it flushes at exit, so stdout goes nowhere from here.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

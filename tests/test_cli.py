@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.fields import MIN_SIMILARITY
 from harness import ROOT
+from sitebuild.files import BuildError
+from sitebuild.store import load_store
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -117,3 +121,69 @@ def test_other_store_and_help() -> None:
         "--json",
     ):
         assert flag in help_text
+
+
+def test_the_policy_line_names_the_question_actually_asked() -> None:
+    """With an own question, the chosen question is not in force, so the policy line leaves it out."""
+    own = cli("--question-text", "Which deploy did not fail?").stdout
+    policy = next(line for line in own.splitlines() if line.startswith("Policy:"))
+    assert "question=" not in policy.replace("question_text=", "")
+    assert 'question_text="Which deploy did not fail?"' in policy
+    assert "Question: Which deploy did not fail? (your own question)" in own
+    assert 'Near:     "deploy" is not "deployment"; "fail" is not "failed" (only exact words match: no stemming)' in own
+    fixed = cli("--question", "timeout-incident").stdout
+    assert "Policy:   question=timeout-incident tenant=team-a" in fixed and "Near:" not in fixed
+
+
+def test_a_malformed_store_is_refused_with_every_problem_and_its_path_as_the_build_does(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"schema": 2, "title": "", "tenants": []}))
+    out = cli("--fixtures", str(bad))
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert lines == [
+        f"python -m engine: error: {bad} is not a valid store:",
+        "  schema: must be 1, not 2",
+        "  store.title: must not be empty",
+        "  tenants: must not be empty",
+        "  records: is missing",
+        "  questions: is missing",
+    ]
+    with pytest.raises(BuildError) as refused:
+        load_store(bad)
+    assert str(refused.value).splitlines()[1:] == lines[1:]
+    two = cli("--budget-words", "900", "--max-records", "99")
+    assert two.stderr.strip().splitlines() == [
+        "python -m engine: error: the policy is not valid:",
+        "  policy.budget_words: must be a whole number from 0 to 500, not 900",
+        "  policy.max_records: must be a whole number from 1 to 50, not 99",
+    ]
+
+
+def test_output_closed_early_ends_quietly() -> None:
+    """python -m engine | head: no BrokenPipeError traceback, and status 0."""
+    for args in ((), ("--json",)):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "engine", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # before the engine has even been imported, let alone printed
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=60) == 0 and stderr == "", stderr
+
+
+def flat(text: str) -> str:
+    """Help text on one line, as argparse wrapped it (it breaks ids at their hyphens)."""
+    return " ".join(text.split()).replace("- ", "-")
+
+
+def test_help_lists_the_questions_and_tenants_of_the_store_it_names() -> None:
+    """The README's `--fixtures fixtures/support-store.json --help` shows that store's ids."""
+    support = json.loads((ROOT / "fixtures" / "support-store.json").read_text(encoding="utf-8"))
+    default = json.loads((ROOT / "fixtures" / "store.json").read_text(encoding="utf-8"))
+    theirs = flat(cli("--fixtures", "fixtures/support-store.json", "--help").stdout)
+    ours = flat(cli("--help").stdout)
+    for store, shown, other in ((support, theirs, ours), (default, ours, theirs)):
+        for name in ("questions", "tenants"):
+            ids = ", ".join(item["id"] for item in store[name])
+            assert ids in shown and ids not in other, (name, ids)
