@@ -2,19 +2,24 @@
 scripts and styles, the engine wheel and the Pyodide runtime files it needs.
 
     python build.py                 build dist/ from fixtures/store.json
-    python build.py --serve         build, then serve on http://127.0.0.1:8000/
+    python build.py --serve         build, then serve on http://127.0.0.1:8000/ (--port N)
+    python build.py --serve --no-build   serve dist/ (or --out) as it was built
     python build.py --store FILE    build a course site around another store
     python build.py --scorm         also write dist-scorm.zip, a SCORM 1.2 package
     python build.py --scorm --no-score   the same, reporting completion but no score
     python build.py --cmi5          also write dist-cmi5.zip, a cmi5 package (cmi5.xml + the site)
+
+dist/ is always the plain site; a cmi5 package holds its own copy with the cmi5 library.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import shlex
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import engine
@@ -94,6 +99,8 @@ def build(
     With ``scorm``, also write ``<out>-scorm.zip``: the site as a SCORM 1.2 package; with
     ``cmi5``, ``<out>-cmi5.zip``: cmi5.xml and the site, one assignable unit. Without
     ``score`` the page reports completion to an LMS but no score (nor passed or failed).
+    ``out`` is the plain site either way: the cmi5 package's site, with the cmi5 library
+    and a policy that lets the page reach the LMS's record store, is a copy made apart.
     """
 
     def say(message: str) -> None:
@@ -124,42 +131,59 @@ def build(
 
     say("· page, scripts and styles")
     bundle = copy_assets(out)
-    if cmi5:
-        copy_cmi5_library(out / "js" / "vendor", out / "licenses")
-    page_modules = sorted(rel(path, out) for path in (out / "js").rglob("*.js"))
-    runtime = runtime_data(
-        out,
-        files,
-        pyodide,
-        page_modules=page_modules,
-        warm_modules=bundle.warm_modules(page_modules),
-        vectors=vectors,
-    )
-    index = out / "index.html"
-    page = render_page(
-        store=store,
-        result=result,
-        fragments=fragments,
-        runtime=runtime,
-        pyodide=pyodide,
-        early=bundle.early_modules(),
-        score=score,
-        cmi5=cmi5,
-        vectors=vectors.page_data(out),
-    )
-    index.write_text(page, encoding="utf-8")
 
-    say("· service worker for offline use")
-    build_id = write_service_worker(out, on_demand=[vectors.file])
+    def write_page(site: Path, *, cmi5: bool) -> str:
+        """index.html and sw.js of ``site`` (``out`` or a copy of it laid out the same); the build id."""
+        page_modules = sorted(rel(path, site) for path in (site / "js").rglob("*.js"))
+        runtime = runtime_data(
+            out,
+            files,
+            pyodide,
+            page_modules=page_modules,
+            warm_modules=bundle.warm_modules(page_modules),
+            vectors=vectors,
+        )
+        page = render_page(
+            store=store,
+            result=result,
+            fragments=fragments,
+            runtime=runtime,
+            pyodide=pyodide,
+            early=bundle.early_modules(),
+            score=score,
+            cmi5=cmi5,
+            vectors=vectors.page_data(out),
+        )
+        (site / "index.html").write_text(page, encoding="utf-8")
+        return write_service_worker(site, on_demand=[site / rel(vectors.file, out)])
+
+    build_id = write_page(out, cmi5=False)
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in site_files(out)) / 1e6:.1f} MB")
 
     if scorm:
         package = write_scorm_package(out, store["title"], build_id)
         say(f"SCORM 1.2 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
     if cmi5:
-        package = write_cmi5_package(out, store, score=score)
-        say(f"cmi5 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
-    return index
+        with tempfile.TemporaryDirectory() as apart:
+            site = Path(apart) / out.name
+            shutil.copytree(out, site)
+            (site / "sw.js").unlink()
+            copy_cmi5_library(site / "js" / "vendor", site / "licenses")
+            write_page(site, cmi5=True)
+            package = cmi5_package_path(out)
+            package.unlink(missing_ok=True)
+            shutil.move(write_cmi5_package(site, store, score=score), package)
+        say(
+            f"cmi5 package: {package} ({package.stat().st_size / 1e6:.1f} MB), its site with the cmi5 library; "
+            f"{out} stays the plain site"
+        )
+    return out / "index.html"
+
+
+def serve_command(out: Path, port: int = 8000) -> str:
+    """The command that serves ``out`` as it was built: the hint printed after a build."""
+    folder = "" if out == DEFAULT_OUT else f" --out {shlex.quote(str(out))}"
+    return f"python build.py --serve --no-build{folder}" + ("" if port == 8000 else f" --port {port}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--serve", action="store_true", help="serve the built site after building")
     parser.add_argument(
+        "--no-build", action="store_true", help="with --serve: serve --out as it was built, without building it"
+    )
+    parser.add_argument(
         "--write-tables",
         action="store_true",
         help="only rewrite the files generated from engine/fields.py and engine/shapes.py (site/js/core/tables.js, "
@@ -192,13 +219,19 @@ def main(argv: list[str] | None = None) -> int:
             f"wrote {TABLES_JS.relative_to(ROOT)}, {SHAPES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}"
         )
         return 0
+    if args.no_build and not args.serve:
+        parser.error("--no-build goes with --serve")
+    if args.no_build and not (args.out / "index.html").exists():
+        print(f"build.py: error: {args.out} holds no built site: build it first", file=sys.stderr)
+        return 2
     try:
-        build(out=args.out, store_path=args.store, scorm=args.scorm, cmi5=args.cmi5, score=not args.no_score)
+        if not args.no_build:
+            build(out=args.out, store_path=args.store, scorm=args.scorm, cmi5=args.cmi5, score=not args.no_score)
     except BuildError as error:
         print(f"build.py: error: {error}", file=sys.stderr)
         return 2
     if not args.serve:
-        print(f"Serve it with: python build.py --serve   (or any static server in {args.out})")
+        print(f"Serve it with: {serve_command(args.out, args.port)}   (or any static server in {args.out})")
         return 0
     server = make_server(args.out, args.port)
     print(f"Serving {args.out} at http://127.0.0.1:{args.port}/  (Ctrl+C to stop)")
