@@ -154,7 +154,7 @@ def agreement(bench: Bench, scope: str, full: Scores, static: Scores) -> dict[st
 
     def about_first(scores: Scores) -> float:
         hits = sum(bench.records[q.store][bench.candidates(q)[first(scores[i])]]["id"] == q.about for i, q in about)
-        return round(hits / len(about), 4)
+        return round(float(hits) / len(about), 4)
 
     return {
         "questions": len(asked),

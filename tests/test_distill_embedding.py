@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,8 @@ from tools import distill_embedding as distiller  # noqa: E402
 
 EMBEDDING = distiller.OUT_DIR
 SHIPPED = EMBEDDING / distiller.VECTOR_FILE
+# The committed file's header, tokens, dequantised vectors (numpy) and bytes.
+Shipped = tuple[dict[str, Any], list[str], Any, bytes]
 
 
 def test_sif_weights_follow_zipf_rank() -> None:
@@ -151,14 +154,14 @@ def test_vector_file_round_trips(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def shipped() -> tuple[dict, list[str], object, bytes]:
+def shipped() -> Shipped:
     if not SHIPPED.exists():
         pytest.fail(f"{SHIPPED} is missing: run python tools/distill_embedding.py")
     head, tokens, vectors = distiller.read_rwse(SHIPPED)
     return head, tokens, vectors, SHIPPED.read_bytes()
 
 
-def test_shipped_header_has_the_contract_fields(shipped: tuple[dict, list[str], object, bytes]) -> None:
+def test_shipped_header_has_the_contract_fields(shipped: Shipped) -> None:
     """The committed file's header holds every field the format contract names, with its values."""
     head, tokens, _, data = shipped
     assert head["format"] == 1
@@ -183,7 +186,7 @@ def test_shipped_header_has_the_contract_fields(shipped: tuple[dict, list[str], 
     assert len(data) == 8 + header_length + head["vocab_bytes"] + 4 * n + n * d + 2 * n * k
 
 
-def test_shipped_tokenizer_lists_the_same_tokens_in_row_order(shipped: tuple[dict, list[str], object, bytes]) -> None:
+def test_shipped_tokenizer_lists_the_same_tokens_in_row_order(shipped: Shipped) -> None:
     """embedding/tokenizer.json's vocabulary is the vector file's, token i = row i, with the header's settings."""
     head, tokens, _, _ = shipped
     tokenizer = json.loads((EMBEDDING / "tokenizer.json").read_text(encoding="utf-8"))
@@ -198,7 +201,7 @@ def test_shipped_tokenizer_lists_the_same_tokens_in_row_order(shipped: tuple[dic
     assert not any(t.startswith("[unused") for t in tokens)
 
 
-def test_shipped_neighbours_are_the_nearest_by_cosine(shipped: tuple[dict, list[str], object, bytes]) -> None:
+def test_shipped_neighbours_are_the_nearest_by_cosine(shipped: Shipped) -> None:
     """For a sample of tokens, the stored neighbours are the nearest other non-special tokens by cosine."""
     head, tokens, vectors, data = shipped
     n, k = head["tokens"], head["neighbours"]
@@ -216,7 +219,7 @@ def test_shipped_neighbours_are_the_nearest_by_cosine(shipped: tuple[dict, list[
 
 
 def test_shipped_folder_carries_licence_notice_and_fits_the_budget(
-    shipped: tuple[dict, list[str], object, bytes],
+    shipped: Shipped,
 ) -> None:
     """The Apache-2.0 text and a notice naming the source and the rebuild command travel with the vectors, within 8 MB gzipped."""
     _, _, _, data = shipped

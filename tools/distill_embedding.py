@@ -180,7 +180,7 @@ def trimmed_tokenizer_json(original: dict[str, Any], tokens: list[str]) -> dict[
     Normalizer, pre-tokenizer, WordPiece settings, decoder and the added (special) tokens, which
     are matched whole in the raw text, stay as they are, renumbered. Padding, truncation and the
     [CLS]/[SEP] template go: a static model neither pads nor adds special tokens."""
-    out = json.loads(json.dumps(original))
+    out: dict[str, Any] = json.loads(json.dumps(original))
     vocab = {token: i for i, token in enumerate(tokens)}
     out["truncation"] = None
     out["padding"] = None
