@@ -247,7 +247,7 @@ FIELDS: tuple[Field, ...] = (
         "text",
         "Your question",
         "your own question: when not empty it is scored instead of the chosen question, "
-        "with control characters removed",
+        "tabs and line breaks read as spaces, other control characters removed",
         "",
         unit="Scored like the store's questions, with the same words, stop words and weights. Up to 200 characters.",
         control="text",

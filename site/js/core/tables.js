@@ -237,7 +237,7 @@ export const FIELD_TABLE = Object.freeze([
     "name": "question_text",
     "kind": "text",
     "label": "Your question",
-    "help": "your own question: when not empty it is scored instead of the chosen question, with control characters removed",
+    "help": "your own question: when not empty it is scored instead of the chosen question, tabs and line breaks read as spaces, other control characters removed",
     "unit": "Scored like the store's questions, with the same words, stop words and weights. Up to 200 characters.",
     "control": "text",
     "default": "",
