@@ -42,6 +42,11 @@ def query_of(policy: dict[str, Any]) -> str:
     )
 
 
+def shown_values(value: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The values of the other field with which a field's control is shown (a row's shown_with)."""
+    return (value,) if isinstance(value, str) else value
+
+
 def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     """Set every control through its accessible name, then wait for that result."""
     policy = full_policy(partial)
@@ -59,10 +64,10 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
                 control.fill(policy[field.name])
             else:
                 expect(control).to_have_value("")
-        elif field.shown_with and policy[field.shown_with[0]] != field.shown_with[1]:
+        elif field.shown_with and policy[field.shown_with[0]] not in shown_values(field.shown_with[1]):
             # Hidden while the field it goes with has another value (BM25's k1 and b under
             # TF-IDF): shown for a moment, as a learner would, then hidden again.
-            other, shown_value = FIELDS_BY_NAME[field.shown_with[0]], field.shown_with[1]
+            other, shown_value = FIELDS_BY_NAME[field.shown_with[0]], shown_values(field.shown_with[1])[0]
             page.get_by_label(other.label, exact=True).select_option(shown_value)
             control.fill(js_text(policy[field.name]))
             page.get_by_label(other.label, exact=True).select_option(policy[other.name])

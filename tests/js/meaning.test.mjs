@@ -184,6 +184,7 @@ test("labels of points on top of each other are moved apart, and never overlap",
   const boxes = labels.filter((l) => l !== null);
   assert.equal(boxes.length, 4);
   assert.deepEqual(labels[3], [207, 13.5], "a lone point keeps its place");
+  assert.deepEqual(placeLabels([[100, 10]], ["question"], [true]), [[45, 13.5]], "left of its point, where asked");
   for (let i = 0; i < 3; i++) {
     for (let j = i + 1; j < 3; j++) assert.ok(Math.abs(/** @type {number[]} */ (labels[i])[1] - /** @type {number[]} */ (labels[j])[1]) >= 10, `${i} and ${j} apart`);
   }

@@ -103,7 +103,7 @@ export function embeddingParts(result, r) {
     const dot = (t.contribution * norm) / t.count;
     return html`<tbody>
   <tr class="term-head"><th scope="rowgroup" colspan="2">${t.token}</th></tr>
-  <tr class="contribution"><th scope="row">Contribution = ${t.count} × ${fixed4(dot)} / ${fixed4(norm)}</th><td>${fixed4(t.contribution)}</td></tr>
+  <tr class="contribution" data-token="${t.token}" data-contribution="${t.contribution}"><th scope="row">Contribution = ${t.count} × ${fixed4(dot)} / ${fixed4(norm)}</th><td>${fixed4(t.contribution)}</td></tr>
   <tr><th scope="row">${r.id}'s closest tokens</th><td class="near">${t.closest.length ? nearList(t.closest) : "not searched: out of scope"}</td></tr>
   <tr><th scope="row">Nearest in the vocabulary</th><td class="near">${nearList(neighbours.get(t.token) ?? [])}</td></tr>
 </tbody>`;
@@ -130,7 +130,7 @@ export function fusionParts(result, r) {
   <thead><tr><th scope="col">Ranking</th><th scope="col">Rank</th><th scope="col">Earns</th></tr></thead>
   <tbody>
   ${parts.map(
-    (p) => html`<tr><th scope="row">${SCORER_NAMES[/** @type {Scorer} */ (p.scorer)] ?? p.scorer} (relevance ${fixed4(p.relevance)})</th><td>${p.rank}</td><td>1 / (${k} + ${p.rank}) = ${fixed4(p.contribution)}</td></tr>`,
+    (p) => html`<tr data-scorer="${p.scorer}" data-rank="${p.rank}" data-contribution="${p.contribution}"><th scope="row">${SCORER_NAMES[/** @type {Scorer} */ (p.scorer)] ?? p.scorer} (relevance ${fixed4(p.relevance)})</th><td>${p.rank}</td><td>1 / (${k} + ${p.rank}) = ${fixed4(p.contribution)}</td></tr>`,
   )}
   ${missing.map(
     (name) => html`<tr><th scope="row">${SCORER_NAMES[/** @type {Scorer} */ (name)]}</th><td>–</td><td>0: ${why[/** @type {"bm25" | "embedding"} */ (name)]}</td></tr>`,
@@ -181,13 +181,15 @@ const CHAR_WIDTH = 6;
 const LABEL_HEIGHT = 10;
 
 /**
- * Where each label goes: right of its point, or moved down or up a line at a time until
- * it overlaps no label placed before it (null when no place within three lines is free).
+ * Where each label goes: right of its point (left, where asked), or moved down or up a
+ * line at a time until it overlaps no label placed before it (null when no place within
+ * three lines is free).
  * @param {number[][]} points  [x, y] of each point, in drawing order
  * @param {string[]} texts
+ * @param {boolean[]} [left]  which labels go left of their point
  * @returns {(number[] | null)[]}  [x, y] of each label's baseline start
  */
-export function placeLabels(points, texts) {
+export function placeLabels(points, texts, left = []) {
   /** @type {number[][]} */
   const taken = [];
   const overlaps = (/** @type {number[]} */ box) =>
@@ -195,7 +197,7 @@ export function placeLabels(points, texts) {
   return points.map(([x, y], i) => {
     const width = texts[i].length * CHAR_WIDTH;
     for (const shift of [0, 1, -1, 2, -2, 3, -3]) {
-      const box = [x + 7, y + 3.5 + shift * LABEL_HEIGHT, width];
+      const box = [left[i] ? x - 7 - width : x + 7, y + 3.5 + shift * LABEL_HEIGHT, width];
       if (!overlaps(box)) {
         taken.push(box);
         return [box[0], box[1]];
@@ -237,10 +239,13 @@ export function renderMap(result, chosenId) {
   // The question's label first, then the chosen record's, then the ranking's order.
   const labelled = shown.map((i) => shown.length <= LABELLED || i === chosen || topRanked.has(i));
   const labelOrder = [-1, ...shown.map((_, j) => j).sort((a, b) => Number(shown[b] === chosen) - Number(shown[a] === chosen))].filter((j) => j < 0 || labelled[j]);
+  // The question's label goes on the side away from the chosen record, clear of the line
+  // between them; its diamond is wider than a dot.
+  const chosenRight = chosen !== undefined && shown.includes(chosen) && placed[shown.indexOf(chosen) + 1][0] > qx;
   const labels = placeLabels(
-    // The question's diamond is wider than a dot.
-    labelOrder.map((j) => (j < 0 ? [qx + 2, qy] : placed[j + 1])),
+    labelOrder.map((j) => (j < 0 ? [chosenRight ? qx - 2 : qx + 2, qy] : placed[j + 1])),
     labelOrder.map((j) => (j < 0 ? "question" : result.records[shown[j]].id)),
+    labelOrder.map((j) => j < 0 && chosenRight),
   );
   /** @type {Map<number, number[] | null>} */
   const labelAt = new Map(labelOrder.map((j, k) => [j, labels[k]]));
