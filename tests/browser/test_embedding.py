@@ -142,8 +142,14 @@ def test_picking_the_embedding_fetches_the_vectors_once_with_progress(
         expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "", timeout=10_000)
         assert_meaning_matches_cpython(page, full_policy({"scorer": "embedding"}))
 
+        # Their settings are shown with the scorers that use them: the minimum with both, k with hybrid.
+        minimum, k = page.get_by_label("Minimum similarity", exact=True), page.get_by_label("RRF k", exact=True)
+        expect(minimum).to_be_visible()
+        expect(k).to_be_hidden()
         for change in ({"scorer": "hybrid"}, SERVERS, {"scorer": "tfidf"}, {**SERVERS, "scorer": "hybrid"}):
             set_policy(page, change)
+            expect(minimum).to_be_visible(visible=change["scorer"] != "tfidf")
+            expect(k).to_be_visible(visible=change["scorer"] == "hybrid")
         fetched = [s for s in server.take_log() if s.path.endswith(".rwse")]
         assert [(s.status, s.body_bytes) for s in fetched] == [(200, VECTOR_BYTES)]
 

@@ -6,6 +6,7 @@ import { test } from "node:test";
 
 import { initialState, update } from "../../site/js/core/page-core.js";
 import { readsVectors, VECTOR_SCORERS } from "../../site/js/core/scorers.js";
+import { policyFields } from "../../site/js/core/state.js";
 import { initialLife, life, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
 import { MSG } from "../../site/js/python/protocol.js";
 
@@ -53,6 +54,13 @@ test("the scorers that read the vectors are the engine's embedding and hybrid", 
   assert.deepEqual([...VECTOR_SCORERS], ["embedding", "hybrid"]);
   assert.equal(readsVectors("hybrid"), true);
   assert.equal(readsVectors("bm25"), false);
+});
+
+test("the minimum similarity is shown with both scorers that read the vectors, RRF k with hybrid alone", () => {
+  const fields = Object.fromEntries(policyFields({ questions: [{ id: "q", text: "Q?" }], tenants: [{ id: "a", label: "A" }] }).map((f) => [f.name, f]));
+  assert.deepEqual(fields.min_similarity.shownWith, ["scorer", [...VECTOR_SCORERS]]);
+  assert.deepEqual(fields.rrf_k.shownWith, ["scorer", "hybrid"]);
+  assert.deepEqual(fields.bm25_k1.shownWith, ["scorer", "bm25"]);
 });
 
 test("a run that needs the vectors loads them once and waits for them unsent; other runs go on", () => {
