@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from engine.fields import EMBEDDING_SCORERS
 from harness import ROOT
+from harness.accessibility import describe, run_axe, with_axe
 from harness.compare import assert_same_result
 from harness.controls import full_policy, query_of, set_policy
 from harness.emulation import MBIT, emulate_network
@@ -320,3 +321,27 @@ def test_a_failed_download_says_so_and_retry_loads_the_vectors(
         "bm25",
         "embedding",
     }
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violations_with_the_vectors_line_the_breakdown_and_the_map(
+    new_context: Callable[..., BrowserContext], axe_source: str, site_url: str, scheme: str
+) -> None:
+    """axe (WCAG 2.0/2.1 A and AA) finds nothing with the vectors loaded, the embedding's
+    breakdown and map shown, and after a failed download with its Retry."""
+    context = with_axe(new_context, axe_source)(color_scheme=scheme, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{site_url}?{query_of(full_policy(SERVERS))}")
+    wait_ready(page)
+    vectors_are(page, "ready")
+    page.locator('[data-choose="M2"]').click()
+    expect(page.get_by_role("img", name="Approximate map of meaning")).to_be_visible()
+    violations = run_axe(page)
+    assert not violations, describe(violations)
+
+    context.route(VECTORS, lambda route: route.fulfill(status=404, body="404 Not Found\n"))
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+    vectors_are(page, "failed")
+    violations = run_axe(page)
+    assert not violations, describe(violations)
