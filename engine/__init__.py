@@ -5,8 +5,6 @@ Standard library only, so the same code runs in CPython and in Pyodide.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from .api import Opening, load_embedding, load_vectors, open_json, run, run_json
 from .errors import InputError
 from .fields import DEFAULT_POLICY, FIELDS, OUTCOME_TABLE, OUTCOMES, POLICY_FIELDS
@@ -14,6 +12,7 @@ from .model import STORE_CHOICES
 from .parse import parse_policy, parse_store
 from .session import Session
 from .text import STOP_WORDS, tokenize, word_count
+from .version import __version__
 
 __all__ = [
     "DEFAULT_POLICY",

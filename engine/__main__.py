@@ -16,10 +16,10 @@ import textwrap
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from . import __version__
 from .api import run
 from .fields import FIELDS, OTHER_SCORER, POLICY_FIELDS, SCORER_NAMES, Field
 from .shapes import ErrorResult, Result
+from .version import __version__
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
 DEFAULT_STORE = Path(__file__).resolve().parent.parent / "fixtures" / "store.json"

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from . import __version__
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
 from .embedding import StaticEmbedding
 from .errors import InputError, error_result, internal_error
@@ -49,6 +48,7 @@ from .shapes import (
 )
 from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
+from .version import __version__
 
 dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 

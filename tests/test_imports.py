@@ -9,8 +9,8 @@ from pathlib import Path
 
 from harness import ROOT
 
-# The support code's folders; a module elsewhere (engine/, build) is imported by them, never part of a loop with them.
-SUPPORT = ("harness", "bench", "tests")
+# The folders whose modules may form no import loop: the engine, the build's parts and the support code.
+SUPPORT = ("engine", "sitebuild", "harness", "bench", "tests")
 # Modules that are a test or a benchmark: none of them is a library for another.
 LEAVES = ("tests", "bench")
 
