@@ -28,7 +28,7 @@ def bm25_page(browser: Browser, site_url: str) -> Iterator[Page]:
 
 
 def scorer_control(page: Page) -> Any:
-    return page.get_by_label("Lexical scorer", exact=True)
+    return page.get_by_label("Scorer", exact=True)
 
 
 def rank_line(page: Page, record_id: str) -> Any:
