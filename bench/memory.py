@@ -60,7 +60,14 @@ the targets (workbench settled ≤ stock's, boot peak ≤ 1.2× stock's, paired 
 in footprint, and the same ratios in private and rss beside them) with how many runs met them;
 every run.
 
-Run: python bench/memory.py [--runs N] [--idle SECONDS] [--first-only]
+With --vectors, the workbench alone, in a fresh browser per run: once its first answer
+has been shown and the page has been left alone for --idle seconds (before), the Static
+embedding scorer is picked; the page downloads the vectors, the worker hands them to
+Python, and the embedding's answer is shown (loaded); then the page is left alone for
+--idle seconds more (after). Prints the growth of the judged figure from before to after,
+its peak while loading, and the vectors' own size beside it (target: growth ≤ that size).
+
+Run: python bench/memory.py [--runs N] [--idle SECONDS] [--first-only] [--vectors]
 """
 
 from __future__ import annotations
@@ -342,6 +349,82 @@ def targets(runs: list[dict[str, Any]], visits: tuple[str, ...]) -> list[dict[st
     return checks
 
 
+# The Static embedding scorer picked as a learner picks it, then its answer on screen.
+PICK_EMBEDDING = """(() => {
+  const scorer = document.getElementById("f-scorer");
+  scorer.value = "embedding";
+  scorer.dispatchEvent(new Event("change", { bubbles: true }));
+})()"""
+EMBEDDING_SHOWN = (
+    "document.documentElement.dataset.vectors === 'ready'"
+    " && /(^|&)scorer=embedding(&|$)/.test(document.getElementById('experiment').dataset.shownPolicy ?? '')"
+    " && !document.getElementById('experiment').hasAttribute('data-pending')"
+)
+
+
+def vectors_growth(server: PagesServer, idle_s: float, vectors_bytes: int) -> dict[str, Any]:
+    """A fresh browser: the workbench's first answer, idle; the embedding picked, loaded, idle."""
+    url = f"{server.url}workbench/"
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-profile-", ignore_cleanup_errors=True) as profile,
+        PipeBrowser(profile, VIEWPORT["width"], VIEWPORT["height"]) as browser,
+    ):
+        sampler = Sampler(browser_pid(profile))
+        try:
+            open_document(browser, lambda: browser.navigate(url))
+            browser.evaluate(in_page_wait(ANSWERED["workbench"]))
+            time.sleep(idle_s)
+            before = sampler.now()
+            sampler.take_peak()
+            started = time.monotonic()
+            browser.evaluate(PICK_EMBEDDING)
+            browser.evaluate(in_page_wait(EMBEDDING_SHOWN))
+            loaded_s = time.monotonic() - started
+            loaded = sampler.now()
+            time.sleep(idle_s)
+            peak = sampler.take_peak()
+            after = sampler.now()
+        finally:
+            sampler.close()
+    growth = {kind: after[kind] - before[kind] for kind in KINDS}
+    return {
+        "loaded_s": round(loaded_s, 2),
+        **{f"before_{kind}": mb(before[kind]) for kind in KINDS},
+        **{f"loaded_{kind}": mb(loaded[kind] - before[kind]) for kind in KINDS},
+        **{f"peak_{kind}": mb(peak[kind] - before[kind]) for kind in KINDS},
+        **{f"growth_{kind}": mb(growth[kind]) for kind in KINDS},
+        "vectors_mb": mb(vectors_bytes),
+        "met": growth[JUDGED] <= vectors_bytes,
+    }
+
+
+def measure_vectors(runs: int, idle_s: float) -> dict[str, Any]:
+    """--vectors: the page's memory growth from loading the embedding's vectors, run by run."""
+    measured: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as scratch:
+        root = Path(scratch)
+        build_pages(root)
+        (vectors,) = (root / "workbench" / "embedding").glob("*.rwse")
+        with PagesServer(root) as server:
+            for i in range(runs):
+                measured.append(vectors_growth(server, idle_s, vectors.stat().st_size))
+                print(f"run {i + 1}/{runs}: {json.dumps(measured[-1])}", file=sys.stderr)
+    figures = [key for key in measured[0] if key not in ("met", "vectors_mb")]
+    return {
+        "benchmark": "memory of the embedding's vectors",
+        "browser": f"{chromium_version()} headless, fresh profile per run",
+        "measure": "renderer processes, as above; growth = after - before, peak = largest while loading and idle after",
+        "idle_s": idle_s,
+        "runs": runs,
+        "vectors_mb": measured[0]["vectors_mb"],
+        "summary": {key: spread([run[key] for run in measured], 2) for key in figures},
+        "target": f"growth of the {JUDGED} ≤ the vectors' size",
+        "met": statistics.median(run[f"growth_{JUDGED}"] for run in measured) <= measured[0]["vectors_mb"],
+        "runs_met": f"{sum(run['met'] for run in measured)}/{runs}",
+        "per_run": measured,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="runs per page (default 3)")
@@ -349,7 +432,13 @@ def main(argv: list[str] | None = None) -> int:
         "--idle", type=float, default=IDLE_S, help=f"seconds left idle after ready (default {IDLE_S:g})"
     )
     parser.add_argument("--first-only", action="store_true", help="measure the first visit only")
+    parser.add_argument(
+        "--vectors", action="store_true", help="measure the workbench's growth from loading the embedding's vectors"
+    )
     args = parser.parse_args(argv)
+    if args.vectors:
+        print(json.dumps(measure_vectors(args.runs, args.idle), indent=2, ensure_ascii=False))
+        return 0
     if args.idle <= READING_S:
         parser.error(f"--idle must be more than the {READING_S:g} s at which the reading figure is taken")
     visits = ("first",) if args.first_only else ("first", "repeat")
