@@ -103,16 +103,16 @@ test("the introduction names the question asked, fixed or own, the tenant and th
 
 test("Start here lists every guide with its first step, and the guide bar offers the steps either side", () => {
   const guide = { id: "g", title: "A <guide>", steps: [{ title: "One", look_for: "L1" }, { title: "Two", look_for: "L2" }] };
-  assert.equal(String(renderStart([guide])), `<li><button type="button" class="start-button" data-guide-step="g:0">A &lt;guide&gt;</button> <span class="start-steps">2 steps</span></li>`);
+  assert.equal(String(renderStart([guide])), `<li><button type="button" class="start-button" data-guide-go="g:0">A &lt;guide&gt;</button> <span class="start-steps">2 steps</span></li>`);
   assert.match(String(renderStart([])), /no guided experiments/);
   const first = String(renderGuideBar(guide, 0, false));
   assert.match(first, /Step 1 of 2<\/strong> · <span class="guide-bar-title">A &lt;guide&gt;<\/span>/);
-  assert.match(first, /data-guide-step="g:-1" disabled>Previous/);
-  assert.match(first, /data-guide-step="g:1">Next step/);
+  assert.match(first, /data-guide-go="g:-1" disabled>Previous/);
+  assert.match(first, /data-guide-go="g:1">Next step/);
   assert.doesNotMatch(first, /Finish|Apply again|changed by hand/);
   const last = String(renderGuideBar(guide, 1, true));
   assert.match(last, /Look for:<\/span> L2/);
-  assert.match(last, /data-guide-step="g:1">Apply again/);
+  assert.match(last, /data-guide-go="g:1">Apply again/);
   assert.match(last, /data-guide-close>Finish/);
   assert.doesNotMatch(last, /Next step/);
 });

@@ -45,14 +45,14 @@ export function setUp({ byId, dispatch, state }) {
       show();
       return;
     }
-    const button = target.closest("[data-guide-step]");
+    const button = target.closest("[data-guide-step], [data-guide-go]");
     if (!(button instanceof HTMLElement)) return;
-    const [guideId, index] = (button.dataset.guideStep ?? "").split(":");
+    const [guideId, index] = (button.dataset.guideStep ?? button.dataset.guideGo ?? "").split(":");
     const guide = guideOf(guideId);
     const step = guide?.steps[Number(index)];
     if (!guide || !step) return;
     for (const item of document.querySelectorAll("#guides li[data-step]")) item.removeAttribute("aria-current");
-    document.querySelector(`#guides [data-guide-step="${CSS.escape(button.dataset.guideStep ?? "")}"]`)?.closest("li")?.setAttribute("aria-current", "step");
+    document.querySelector(`#guides [data-guide-step="${CSS.escape(`${guide.id}:${index}`)}"]`)?.closest("li")?.setAttribute("aria-current", "step");
     // Before the step applies: a replay from stage 1 then announces that stage instead.
     byId("stage-announcer").textContent = `Applied: ${step.title} Look for: ${step.look_for}`;
     dispatch({ type: "guide-step", policy: step.policy ?? {}, at: event.timeStamp, guide: guide.id, index: Number(index) });
@@ -65,12 +65,13 @@ export function setUp({ byId, dispatch, state }) {
       /** @type {HTMLElement | null} */ (again ?? bar.querySelector("#guide-bar-count"))?.focus();
       return;
     }
-    // From the top or the list: show the result, and take the keyboard to the bar's step,
-    // from which Tab reaches Previous and Next. On narrow screens the controls fill the
+    // From the top or the list: show the result. On narrow screens the controls fill the
     // first screens, so the playback is shown instead of the experiment's top.
     const view = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
     document.querySelector(view)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
-    /** @type {HTMLElement | null} */ (bar.querySelector("#guide-bar-count"))?.focus({ preventScroll: true });
+    // Started from the top, the keyboard goes to the bar's step, from which Tab reaches
+    // Previous and Next; an Apply button of the list keeps it, beside its step's text.
+    if (from === "start") /** @type {HTMLElement | null} */ (bar.querySelector("#guide-bar-count"))?.focus({ preventScroll: true });
   };
 
   byId("start-here").addEventListener("click", (event) => onClick(event, "start"));

@@ -527,12 +527,14 @@ export function renderGuides(guides) {
 
 /**
  * The way in, at the top of the page: one button per guided experiment, starting its first step.
+ * Its buttons and the guide bar's go to a step by data-guide-go; the guides' own list keeps
+ * data-guide-step, so each step's Apply button is found by that name alone.
  * @param {Guide[]} guides
  */
 export function renderStart(guides) {
   if (!guides.length) return html`<li>This store has no guided experiments: change the settings below and read what each stage keeps.</li>`;
   return html`${guides.map(
-    (g) => html`<li><button type="button" class="start-button" data-guide-step="${g.id}:0">${g.title}</button> <span class="start-steps">${g.steps.length} step${g.steps.length === 1 ? "" : "s"}</span></li>`,
+    (g) => html`<li><button type="button" class="start-button" data-guide-go="${g.id}:0">${g.title}</button> <span class="start-steps">${g.steps.length} step${g.steps.length === 1 ? "" : "s"}</span></li>`,
   )}`;
 }
 
@@ -551,9 +553,9 @@ export function renderGuideBar(guide, index, changed) {
   ${changed ? html`<p class="guide-bar-changed">A setting was changed by hand since this step was applied.</p>` : ""}
 </div>
 <div class="guide-bar-buttons">
-  <button type="button" class="small" data-guide-step="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
-  ${changed ? html`<button type="button" class="small" data-guide-step="${guide.id}:${index}">Apply again</button>` : ""}
-  ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-step="${guide.id}:${index + 1}">Next step</button>`}
+  <button type="button" class="small" data-guide-go="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
+  ${changed ? html`<button type="button" class="small" data-guide-go="${guide.id}:${index}">Apply again</button>` : ""}
+  ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-go="${guide.id}:${index + 1}">Next step</button>`}
   ${last ? "" : html`<button type="button" class="small" data-guide-close>Close</button>`}
 </div>`;
 }
