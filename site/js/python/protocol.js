@@ -103,5 +103,11 @@ export const MSG = Object.freeze({
 /** Errors cross the boundary as {name, message}: structured clone drops the rest. @param {unknown} error */
 export function postableError(error) {
   if (error instanceof Error) return { name: error.name, message: error.message.slice(0, 2000) };
+  // An error that already crossed once (a worker's rejection, a fetch hand-off) is a plain
+  // {name, message}: its message is what a learner must read, never "[object Object]".
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    const name = "name" in error && typeof error.name === "string" ? error.name : "Error";
+    return { name, message: error.message.slice(0, 2000) };
+  }
   return { name: "Error", message: String(error).slice(0, 2000) };
 }
