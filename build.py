@@ -155,7 +155,7 @@ def build(
             vectors=vectors.page_data(out),
         )
         (site / "index.html").write_text(page, encoding="utf-8")
-        return write_service_worker(site, on_demand=[site / rel(vectors.file, out)])
+        return write_service_worker(site, on_demand=[site / rel(path, out) for path in vectors.on_demand()])
 
     build_id = write_page(out, cmi5=False)
     say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in site_files(out)) / 1e6:.1f} MB")

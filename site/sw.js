@@ -8,8 +8,8 @@
 const PREFIX = `retrieval-workbench:${self.registration.scope}:`;
 const CACHE = `${PREFIX}${BUILD.hash}`;
 // Files fetched only when the page asks for them (the embedding's vectors, megabytes
-// that most visits never use) are not precached: each is kept the first time it is
-// fetched, so it works offline from then on. Kept apart from the build's cache, under a
+// that most visits never use, and their licence and notice) are not precached: each is
+// kept the first time it is fetched, so it works offline from then on. Kept apart from the build's cache, under a
 // name no build deletes, since a new deploy usually ships the same file (named by its
 // content) and should not download it again.
 const ON_DEMAND = `retrieval-workbench-on-demand:${self.registration.scope}`;

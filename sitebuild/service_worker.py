@@ -16,8 +16,8 @@ def write_service_worker(out: Path, *, on_demand: list[Path]) -> str:
 
     The id goes into index.html too (replacing a placeholder), so the page can tell
     a learner when a new version is running. The ``on_demand`` files (the embedding's
-    vectors) are left out of the precache, since most visits never fetch them: sw.js
-    keeps each the first time the page fetches it.
+    vectors and their licence and notice) are left out of the precache, since most visits
+    never fetch them: sw.js keeps each the first time it is fetched.
     """
     files = site_files(out)
     digest = hashlib.sha256()

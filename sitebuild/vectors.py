@@ -30,6 +30,11 @@ class Vectors:
     license: Path
     notice: Path
 
+    def on_demand(self) -> list[Path]:
+        """The files the service worker keeps only once fetched: the vectors, which most visits
+        never use, and the papers beside them, which a first visit need not download."""
+        return [self.file, self.license, self.notice]
+
     def page_data(self, out: Path) -> dict[str, str | int]:
         """What the template says about them: their size and shape, where the licence and notice are."""
         return {
