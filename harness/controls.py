@@ -66,7 +66,12 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
                 expect(control).to_have_value("")
         elif field.shown_with and policy[field.shown_with[0]] not in shown_values(field.shown_with[1]):
             # Hidden while the field it goes with has another value (BM25's k1 and b under
-            # TF-IDF): shown for a moment, as a learner would, then hidden again.
+            # TF-IDF): shown for a moment, as a learner would, then hidden again; left alone
+            # when it holds the value already (showing the embedding's settings would have the
+            # page download its vectors).
+            if control.input_value() == js_text(policy[field.name]):
+                expect(control).to_be_hidden()
+                continue
             other, shown_value = FIELDS_BY_NAME[field.shown_with[0]], shown_values(field.shown_with[1])[0]
             page.get_by_label(other.label, exact=True).select_option(shown_value)
             control.fill(js_text(policy[field.name]))

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import build
-from harness.controls import set_policy
+from harness.controls import full_policy, query_of, set_policy
 from harness.fixtures import FIXTURES
 from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
 from harness.servers import StaticServer
@@ -166,10 +166,7 @@ def test_embedded_from_another_origin(context: BrowserContext, site_url: str, tm
         frame.get_by_label("Question", exact=True).select_option("timeout-incident")
         frame.get_by_label("Context word budget", exact=True).fill("9")
         expect(frame.locator("#experiment")).to_have_attribute(
-            "data-shown-policy",
-            "question=timeout-incident&tenant=team-a&store=working&previous_sessions=false"
-            "&max_age_hours=168&latest_per_key=true&scorer=tfidf&bm25_k1=1.2&bm25_b=0.75"
-            "&recency_weight=0&budget_words=9&max_records=3",
+            "data-shown-policy", query_of(full_policy({"question": "timeout-incident", "budget_words": 9}))
         )
         frame.get_by_role("textbox", name="Notebook").fill("embedded note")
         page.wait_for_function("() => window.messages.length > 0 && window.messages.at(-1).height > 500")
