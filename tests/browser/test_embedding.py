@@ -138,8 +138,10 @@ def test_picking_the_embedding_fetches_the_vectors_once_with_progress(
         vectors_are(page, "ready")
         expect(bar).to_be_hidden()
         expect(page.locator("#vectors-status")).to_have_text(
-            re.compile(r"^Embedding vectors loaded: 29,528 word pieces of \d+ dimensions each\. ")
+            re.compile(r"^Embedding vectors loaded: 29,528 word pieces of \d+ dimensions each\.")
         )
+        # Without a service worker, the line says they are not kept for offline use.
+        expect(page.locator("#vectors-status")).to_contain_text("not kept for offline use", timeout=15_000)
         expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "", timeout=10_000)
         assert_meaning_matches_cpython(page, full_policy({"scorer": "embedding"}))
 
