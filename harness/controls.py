@@ -9,7 +9,7 @@ from urllib.parse import quote_plus
 from playwright.sync_api import Page, expect
 
 import engine
-from engine.fields import FIELDS_BY_NAME
+from engine.fields import FIELDS_BY_NAME, Field
 from harness.fixtures import STORE
 from harness.results import result_of
 
@@ -47,6 +47,11 @@ def shown_values(value: str | tuple[str, ...]) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else value
 
 
+def is_shown(field: Field, policy: dict[str, Any]) -> bool:
+    """Whether the page shows the field's control under this policy (its row's shown_with)."""
+    return field.shown_with is None or policy[field.shown_with[0]] in shown_values(field.shown_with[1])
+
+
 def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     """Set every control through its accessible name, then wait for that result."""
     policy = full_policy(partial)
@@ -64,7 +69,7 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
                 control.fill(policy[field.name])
             else:
                 expect(control).to_have_value("")
-        elif field.shown_with and policy[field.shown_with[0]] not in shown_values(field.shown_with[1]):
+        elif field.shown_with and not is_shown(field, policy):
             # Hidden while the field it goes with has another value (BM25's k1 and b under
             # TF-IDF): shown for a moment, as a learner would, then hidden again; left alone
             # when it holds the value already (showing the embedding's settings would have the

@@ -12,6 +12,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import engine
 from engine.fields import FIELDS_BY_NAME, Field
+from harness.controls import is_shown, shown_values
 from harness.fixtures import FIXTURES, load_json
 from harness.page import wait_ready
 from harness.results import result_of
@@ -67,6 +68,11 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
     expect(page.locator("#notices")).to_be_hidden()
     page.locator("#share summary").click()
     for field in engine.FIELDS:
+        assert page.locator(f'input[name="share-hide"][value="{field.name}"]').count() == 1
+        if not is_shown(field, wanted):
+            # Its control waits for the setting it goes with; its value is kept (checked below).
+            expect(page.get_by_label(field.label, exact=True)).to_be_hidden()
+            continue
         expect(page.get_by_label(field.label, exact=True)).to_be_visible()
         shown = control_value(page, field)
         if field.name in REPLACED:
@@ -74,7 +80,6 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
             expect(selected).to_have_text(REPLACED[field.name].option)
         else:
             assert shown == link_text(wanted[field.name]), (field.name, shown)
-        assert page.locator(f'input[name="share-hide"][value="{field.name}"]').count() == 1
     address = parse_qs(urlsplit(page.url).query)
     assert {name: address[name] for name in wanted} == {k: [link_text(v)] for k, v in wanted.items()}
 
@@ -94,3 +99,11 @@ def test_every_field_round_trips_through_link_controls_share_panel_and_notes(
         page.get_by_label(FIELDS_BY_NAME[name].label, exact=True).select_option(link_text(wanted[name]))
         assert control_value(page, FIELDS_BY_NAME[name]) == link_text(wanted[name])
         expect(page.get_by_label(text.label, exact=True)).to_be_hidden()
+
+    # A control shown with another setting's value shows the link's value once that setting has it.
+    for field in engine.FIELDS:
+        if field.shown_with and not is_shown(field, wanted):
+            owner, values = field.shown_with
+            page.get_by_label(FIELDS_BY_NAME[owner].label, exact=True).select_option(shown_values(values)[0])
+            expect(page.get_by_label(field.label, exact=True)).to_be_visible()
+            assert control_value(page, field) == link_text(wanted[field.name]), field.name
