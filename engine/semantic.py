@@ -31,12 +31,10 @@ CLOSEST_SHOWN = 3
 MAP_SAMPLE = 64
 
 
-# Dot products are plain sums in a fixed order: the same operations give the same bits in
-# CPython and Pyodide, and they are twice as fast as math.fsum, which would change only
-# the last bits of a cosine.
+# Dot products are correctly rounded (math.fsum): a plain sum() of floats is compensated
+# from Python 3.12 on, so it would give CPython 3.11 and Pyodide different last bits.
 def _fast_dot(a: Sequence[float], b: Sequence[float]) -> float:
-    total: float = sum(map(mul, a, b))
-    return total
+    return math.fsum(map(mul, a, b))
 
 
 @dataclass(frozen=True)
@@ -170,14 +168,14 @@ def closest(vectors: StoreVectors, scores: EmbeddingScores, position: int) -> tu
 # ---------------------------------------------------------------- the map
 
 
-def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000) -> Plane:
+def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000, tolerance: float = 1e-4) -> Plane:
     """The records' first two principal directions: the top eigenvectors of the centred
     vectors' ``XᵀX``, found through the smaller of ``X Xᵀ`` (records by records) and ``XᵀX``
     (dimensions by dimensions) by subspace iteration from a fixed start, then the exact
     eigenvectors within the plane found (Rayleigh-Ritz). Each axis is signed so that its
     largest coordinate (by size, first on ties) is positive.
 
-    The plane is found to about 1e-4 radians, finer than a picture shows. A store of more
+    The plane is found to about ``tolerance`` radians (1e-4 is finer than a picture shows). A store of more
     than ``MAP_SAMPLE`` records has its directions found from that many of them, a fixed
     pseudo-random choice (every record is then placed on them, and ``explained`` is the
     share of all the records' spread): the work grows with the square of the records used,
@@ -198,7 +196,7 @@ def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000) 
         for j in range(i, len(space)):
             matrix[i][j] = matrix[j][i] = _fast_dot(a, space[j])
     axes = []
-    for vector in _top_two(matrix, iterations):
+    for vector in _top_two(matrix, iterations, tolerance):
         # An eigenvector u of X Xᵀ gives the direction Xᵀu; one of XᵀX is the direction.
         axis = [_fast_dot(column, vector) for column in zip(*sample, strict=True)] if by_records else vector
         length = _norm(axis)
@@ -267,7 +265,7 @@ def _orthonormal(candidates: list[list[float]]) -> list[list[float]]:
     return basis
 
 
-def _top_two(matrix: list[list[float]], iterations: int) -> list[list[float]]:
+def _top_two(matrix: list[list[float]], iterations: int, tolerance: float) -> list[list[float]]:
     """Unit eigenvectors of the two largest eigenvalues of a symmetric positive
     semi-definite matrix (fewer when it has fewer directions), the larger first.
 
@@ -283,7 +281,7 @@ def _top_two(matrix: list[list[float]], iterations: int) -> list[list[float]]:
             break
         moved = max(_norm(_minus_projection(p, basis)) for p in pulled)
         basis = pulled
-        if moved < 1e-4:
+        if moved < tolerance:
             break
     if len(basis) < 2:
         return basis

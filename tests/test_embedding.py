@@ -23,8 +23,8 @@ from engine.embedding import (
     VectorFileError,
     cosine,
     default_vector_path,
-    project_2d,
 )
+from engine.semantic import principal_plane
 from engine.wordpiece import BERT_SPECIAL_TOKENS, WordPiece
 from harness import ROOT
 from harness.rwse import bert_tokenizer, dequantised, write_rwse
@@ -204,6 +204,11 @@ def test_from_path_names_the_file(tmp_path: Any) -> None:
 
 def test_default_vector_path_is_the_repository_file() -> None:
     assert default_vector_path() == REAL_VECTORS
+
+
+def project_2d(vectors: list[Any]) -> list[tuple[float, float]]:
+    """Each vector's place on the map's plane, the plane found to a tolerance far below the tests'."""
+    return list(principal_plane(vectors, tolerance=1e-12).records)
 
 
 def test_project_2d_of_points_on_a_line() -> None:
