@@ -3,50 +3,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { initialLife, life, MAX_CRASHES_PER_MINUTE, REOPEN_ID, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
+import { life, MAX_CRASHES_PER_MINUTE, REOPEN_ID, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
 import { MSG } from "../../site/js/python/protocol.js";
+import { drive, only, posted, READY, readyWithStore, STORE_A } from "./life-driver.mjs";
 
-/** @typedef {import("../../site/js/python/engine-life.js").Life} Life */
 /** @typedef {import("../../site/js/python/engine-life.js").Event} Event */
 /** @typedef {import("../../site/js/python/engine-life.js").Effect} Effect */
 
-const STORE_A = '{"records":[{"id":"A1"}]}';
 const STORE_B = '{"records":[{"id":"B1"}]}';
-const READY = { type: "ready", seconds: 1.25, python: "3.14.0", engine: "0.1.0", boot: "fresh" };
 
-/**
- * Feed events in turn; the last state and every effect, in order.
- * @param {Event[]} events @param {Life} [from]
- */
-function drive(events, from = initialLife()) {
-  let state = from;
-  /** @type {Effect[]} */
-  const effects = [];
-  for (const event of events) {
-    const next = life(state, event);
-    state = next.state;
-    effects.push(...next.effects);
-  }
-  return { state, effects };
-}
-
-/** @param {Effect[]} effects @param {string} type */
-const only = (effects, type) => effects.filter((e) => e.type === type);
-/** @param {Effect[]} effects */
-const posted = (effects) => only(effects, "post").map((e) => /** @type {any} */ (e).message);
 /** @param {Effect[]} effects */
 const statuses = (effects) => only(effects, "status").map((e) => /** @type {any} */ (e).status);
-
-/** A ready engine with store A in force (opened as request 1), at time `now`. */
-function readyWithStore(now = 1000) {
-  return drive([
-    { type: "start" },
-    { type: "boot" },
-    { type: "request", id: 1, kind: "open", body: STORE_A, kept: "A", now: 0 },
-    { ...READY, now },
-    { type: "reply", id: 1, response: '{"records":1,"words":[3],"recency":[1]}', now },
-  ]).state;
-}
 
 test("prerendered → loading: one worker, which waits for boot; a second start does nothing", () => {
   const { state, effects } = drive([{ type: "start" }]);

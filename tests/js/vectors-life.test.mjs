@@ -7,45 +7,15 @@ import { test } from "node:test";
 import { initialState, update } from "../../site/js/core/page-core.js";
 import { readsVectors, VECTOR_SCORERS } from "../../site/js/core/scorers.js";
 import { policyFields } from "../../site/js/core/state.js";
-import { initialLife, life, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
+import { life, RUN_TIMEOUT_MS } from "../../site/js/python/engine-life.js";
 import { MSG } from "../../site/js/python/protocol.js";
+import { drive, only, posted, readyWithStore } from "./life-driver.mjs";
 
-/** @typedef {import("../../site/js/python/engine-life.js").Life} Life */
 /** @typedef {import("../../site/js/python/engine-life.js").Event} Event */
 /** @typedef {import("../../site/js/python/engine-life.js").Effect} Effect */
 
-const STORE = '{"records":[{"id":"A1"}]}';
-const READY = { type: "ready", seconds: 1, python: "3.14.0", engine: "0.1.0", boot: "fresh" };
-
-/** @param {Event[]} events @param {Life} [from] */
-function drive(events, from = initialLife()) {
-  let state = from;
-  /** @type {Effect[]} */
-  const effects = [];
-  for (const event of events) {
-    const next = life(state, event);
-    state = next.state;
-    effects.push(...next.effects);
-  }
-  return { state, effects };
-}
-
-/** @param {Effect[]} effects @param {string} type */
-const only = (effects, type) => effects.filter((e) => e.type === type);
-/** @param {Effect[]} effects */
-const posted = (effects) => only(effects, "post").map((e) => /** @type {any} */ (e).message);
 /** @param {Effect[]} effects */
 const vectorStates = (effects) => only(effects, "vectors-status").map((e) => /** @type {any} */ (e).status.state);
-
-function ready(now = 1000) {
-  return drive([
-    { type: "start" },
-    { type: "boot" },
-    { type: "request", id: 1, kind: "open", body: STORE, kept: "A", now: 0 },
-    { ...READY, now },
-    { type: "reply", id: 1, response: '{"records":1,"words":[3],"recency":[1]}', now },
-  ]).state;
-}
 
 /** @param {number} id @param {boolean} vectors @param {number} [now] @returns {Event} */
 const run = (id, vectors, now = 2000) => ({ type: "request", id, kind: "run", body: `{"n":${id}}`, haveTerms: "", vectors, now });
@@ -64,7 +34,7 @@ test("the minimum similarity is shown with both scorers that read the vectors, R
 });
 
 test("a run that needs the vectors loads them once and waits for them unsent; other runs go on", () => {
-  const first = drive([run(2, true)], ready());
+  const first = drive([run(2, true)], readyWithStore());
   assert.equal(first.state.vectors, "loading");
   assert.deepEqual(posted(first.effects), [], "the run waits");
   assert.deepEqual(only(first.effects, "load-vectors"), [{ type: "load-vectors", fresh: false }]);
@@ -100,7 +70,7 @@ test("a run that needs the vectors loads them once and waits for them unsent; ot
 });
 
 test("a failed load rejects the waiting runs, refuses new ones, and its Retry loads past every cache", () => {
-  const waiting = drive([run(2, true), run(3, false)], ready()).state;
+  const waiting = drive([run(2, true), run(3, false)], readyWithStore()).state;
   const failed = life(waiting, { type: "vectors-failed", reason: "the server answered 404 Not Found" });
   assert.equal(failed.state.vectors, "failed");
   assert.deepEqual(only(failed.effects, "reject"), [{ type: "reject", id: 2, reason: "the embedding vectors are not loaded" }]);
@@ -117,11 +87,11 @@ test("a failed load rejects the waiting runs, refuses new ones, and its Retry lo
   const retried = life(failed.state, { type: "vectors-retry" });
   assert.equal(retried.state.vectors, "loading");
   assert.deepEqual(only(retried.effects, "load-vectors"), [{ type: "load-vectors", fresh: true }]);
-  assert.deepEqual(life(ready(), { type: "vectors-retry" }).effects, [], "nothing to retry before a failure");
+  assert.deepEqual(life(readyWithStore(), { type: "vectors-retry" }).effects, [], "nothing to retry before a failure");
 });
 
 test("a new worker loads the vectors again, and the runs that need them wait for it", () => {
-  const loaded = drive([run(2, true), { type: "vectors-ready", tokens: 10, dims: 4, now: 3000 }], ready()).state;
+  const loaded = drive([run(2, true), { type: "vectors-ready", tokens: 10, dims: 4, now: 3000 }], readyWithStore()).state;
   const crashed = life(loaded, { type: "worker-error", reason: "out of memory", now: 4000 });
   assert.equal(crashed.state.vectors, "loading");
   assert.deepEqual(only(crashed.effects, "load-vectors"), [{ type: "load-vectors", fresh: false }]);
@@ -133,7 +103,7 @@ test("a new worker loads the vectors again, and the runs that need them wait for
   assert.deepEqual(posted(asked.effects), [], "waits for the new worker's vectors");
 
   // Never loaded: a new worker does not load them.
-  const plain = life(ready(), { type: "worker-error", reason: "x", now: 4000 });
+  const plain = life(readyWithStore(), { type: "worker-error", reason: "x", now: 4000 });
   assert.deepEqual(only(plain.effects, "load-vectors"), []);
   assert.equal(plain.state.vectors, "none");
 });
