@@ -3,40 +3,33 @@
 // the very renderer the page uses for every update.
 import { PAGE_SIZE } from "../site/js/core/page-core.js";
 import { policyFields } from "../site/js/core/state.js";
-import {
-  STAGES,
-  renderBreakdown,
-  renderCards,
-  renderChart,
-  renderDiagram,
-  renderGuides,
-  renderIntro,
-  renderOptions,
-  renderPredictionChoices,
-  renderReading,
-  renderStart,
-  renderTableHead,
-  renderTableRows,
-  renderTray,
-} from "../site/js/views/render.js";
+import { STAGES, renderGuides, renderOptions, renderPredictionChoices, renderStart } from "../site/js/views/render.js";
+import { resultViews } from "../site/js/views/result-views.js";
+
+// The template's name for each result view's container.
+const TEMPLATE_NAMES = {
+  cards: "cards",
+  "records-head": "head",
+  diagram: "diagram",
+  "records-body": "rows",
+  "tray-body": "tray",
+  chart: "chart",
+  "score-breakdown": "breakdown",
+  "experiment-intro": "intro",
+  "question-reading": "reading",
+};
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
 const { store, result, tenantLabels, chosenId } = JSON.parse(input);
 const policy = result.policy;
+/** A view's markup as one string: a list of elements (cards, table rows) joined. @param {unknown} made */
+const markup = (made) => (Array.isArray(made) ? made.join("") : String(made));
 const fragments = {
-  cards: renderCards(result.records.slice(0, PAGE_SIZE), tenantLabels, policy.scorer),
-  diagram: renderDiagram(result),
-  head: renderTableHead(policy.scorer),
-  rows: renderTableRows(result.records.slice(0, PAGE_SIZE), chosenId, policy.scorer),
-  tray: renderTray(result, tenantLabels),
-  chart: renderChart(result.records.slice(0, PAGE_SIZE), policy.scorer),
-  breakdown: renderBreakdown(result, chosenId),
+  ...Object.fromEntries(resultViews(result, { tenantLabels, chosenId, page: 0 }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())])),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
   start: renderStart(store.guides ?? []),
-  intro: renderIntro(result, tenantLabels),
-  reading: renderReading(result.question, policy.scorer),
 };
 const html = Object.fromEntries(Object.entries(fragments).map(([k, v]) => [k, String(v)]));
 // Each choice control's options, as the page lists them.

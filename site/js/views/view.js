@@ -6,25 +6,13 @@ import { whenIdle } from "../browser/idle.js";
 import { PAGE_SIZE } from "../core/page-core.js";
 import { OWN_OPTION, parseValue } from "../core/state.js";
 import { morphChildren, morphElement } from "./morph.js";
-import {
-  cardItems,
-  renderBreakdown,
-  renderChart,
-  renderDiagram,
-  renderGuides,
-  renderIntro,
-  renderOptions,
-  renderPredictionChoices,
-  renderReading,
-  renderStart,
-  renderTableHead,
-  renderTray,
-  tableRowItems,
-} from "./render.js";
+import { renderBreakdown, renderGuides, renderOptions, renderPredictionChoices, renderStart } from "./render.js";
+import { resultViews } from "./result-views.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/tables.js").Policy} Policy */
 /** @typedef {import("../core/state.js").Field} Field */
+/** @typedef {import("./result-views.js").ViewContext} ViewContext */
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -220,28 +208,6 @@ function setFieldError(name, message) {
   if (!errorBox) return;
   setText(errorBox, message);
   setHidden(errorBox, !message);
-}
-
-/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, page: number}} ViewContext */
-
-/**
- * Each result view's container id and how to make its markup (made only when asked for).
- * @param {Result} result @param {ViewContext} context
- * @returns {[string, () => unknown][]}
- */
-function resultViews(result, context) {
-  const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
-  return [
-    ["cards", () => cardItems(records, context.tenantLabels, result.policy.scorer)],
-    ["records-head", () => renderTableHead(result.policy.scorer)],
-    ["diagram", () => renderDiagram(result)],
-    ["records-body", () => tableRowItems(records, context.chosenId, result.policy.scorer)],
-    ["tray-body", () => renderTray(result, context.tenantLabels)],
-    ["chart", () => renderChart(records, result.policy.scorer)],
-    ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
-    ["experiment-intro", () => renderIntro(result, context.tenantLabels)],
-    ["question-reading", () => renderReading(result.question, result.policy.scorer)],
-  ];
 }
 
 /**

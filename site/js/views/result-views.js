@@ -1,0 +1,32 @@
+// The result's views, one list: each container's id and how to make its markup. The page
+// places them on every update (view.js) and the build's prerender fills the same
+// containers from them (tools/prerender.mjs), so the two cannot drift apart.
+
+import { PAGE_SIZE } from "../core/page-core.js";
+import { cardItems, renderBreakdown, renderChart, renderDiagram, renderIntro, renderReading, renderTableHead, renderTray, tableRowItems } from "./render.js";
+
+/** @typedef {import("../core/shapes.js").Result} Result */
+
+/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, page: number}} ViewContext */
+
+/**
+ * Each result view's container id and how to make its markup (made only when asked for).
+ * Cards and table rows come as lists of single elements, so the page replaces only those
+ * that changed.
+ * @param {Result} result @param {ViewContext} context
+ * @returns {[string, () => unknown][]}
+ */
+export function resultViews(result, context) {
+  const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
+  return [
+    ["cards", () => cardItems(records, context.tenantLabels, result.policy.scorer)],
+    ["records-head", () => renderTableHead(result.policy.scorer)],
+    ["diagram", () => renderDiagram(result)],
+    ["records-body", () => tableRowItems(records, context.chosenId, result.policy.scorer)],
+    ["tray-body", () => renderTray(result, context.tenantLabels)],
+    ["chart", () => renderChart(records, result.policy.scorer)],
+    ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
+    ["experiment-intro", () => renderIntro(result, context.tenantLabels)],
+    ["question-reading", () => renderReading(result.question, result.policy.scorer)],
+  ];
+}
