@@ -1,20 +1,20 @@
-"""Test material for the static embedding: small ``.rwse`` vector files (layout in engine/embedding.py),
-their vectors dequantised as numpy does for the model2vec oracle, and a BERT WordPiece tokenizer
-built with Hugging Face ``tokenizers`` over any vocabulary (the oracle for engine/wordpiece.py)."""
+"""The ``.rwse`` vector files' one writer (layout in embedding/README.md), which writes the shipped
+file (tools/distill_embedding.py) and the tests' small hand-made ones; their vectors dequantised as
+numpy does for the model2vec oracle, and a BERT WordPiece tokenizer built with Hugging Face
+``tokenizers`` over any vocabulary (the oracle for engine/wordpiece.py)."""
 
 from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 
-# What all-MiniLM-L6-v2's tokenizer.json sets, as the format's header states it.
-BERT_HEADER: dict[str, Any] = {
-    "format": 1,
-    "quantisation": "int8-row",
+# all-MiniLM-L6-v2's tokenizer settings (its tokenizer.json), as the format's header states them:
+# the distiller writes them into the shipped file and the hand-made test files copy them.
+MINILM_TOKENIZER: dict[str, Any] = {
     "normalize": True,
     "unk_token": "[UNK]",
     "continuing_subword_prefix": "##",
@@ -23,6 +23,13 @@ BERT_HEADER: dict[str, Any] = {
     "strip_accents": None,
     "handle_chinese_chars": True,
     "clean_text": True,
+}
+
+# The header of a hand-made test file.
+BERT_HEADER: dict[str, Any] = {
+    "format": 1,
+    "quantisation": "int8-row",
+    **MINILM_TOKENIZER,
     "source": "hand-made test vectors",
     "licence": "MIT",
     "recipe": "written by hand",
@@ -43,6 +50,33 @@ def bert_tokenizer(vocabulary: Sequence[str], max_input_chars_per_word: int = 10
     return tokenizer
 
 
+def encode_rwse(
+    header: Mapping[str, Any],
+    tokens: Sequence[str],
+    rows: Sequence[Sequence[float]],
+    scales: Sequence[float] | None,
+    neighbours: Sequence[Sequence[int]] = (),
+) -> bytes:
+    """The one .rwse writer (layout in embedding/README.md): magic, header length and JSON header,
+    vocabulary, scales, rows, neighbours, little-endian. The header gets the counts (dims, tokens,
+    neighbours, vocab_bytes) unless ``header`` gives them itself, as a test of a lying file does.
+    With ``scales`` the rows are int8; without (float32 files, for measurement) they are float32."""
+    if any("\n" in token for token in tokens):
+        raise ValueError("a token contains a newline")
+    vocab = "\n".join(tokens).encode("utf-8")
+    counts = {"dims": len(rows[0]), "tokens": len(tokens), "neighbours": len(neighbours[0]) if neighbours else 0}
+    full = counts | {"vocab_bytes": len(vocab)} | dict(header)
+    head = json.dumps(full, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    parts = [b"RWSE", struct.pack("<I", len(head)), head, vocab]
+    if scales is None:
+        parts += [struct.pack(f"<{len(row)}f", *row) for row in rows]
+    else:
+        parts.append(struct.pack(f"<{len(scales)}f", *scales))
+        parts += [struct.pack(f"<{len(row)}b", *row) for row in rows]
+    parts += [struct.pack(f"<{len(ids)}H", *ids) for ids in neighbours]
+    return b"".join(parts)
+
+
 def write_rwse(
     tokens: Sequence[str],
     rows: Sequence[Sequence[int]],
@@ -50,15 +84,9 @@ def write_rwse(
     neighbours: Sequence[Sequence[int]] = (),
     **header: Any,
 ) -> bytes:
-    """A vector file: each token's int8 row and float32 scale, and its nearest tokens' ids."""
-    vocab = "\n".join(tokens).encode("utf-8")
-    k = len(neighbours[0]) if neighbours else 0
-    full = BERT_HEADER | {"dims": len(rows[0]), "tokens": len(tokens), "neighbours": k, "vocab_bytes": len(vocab)}
-    head = json.dumps(full | header).encode("utf-8")
-    body = [b"RWSE", struct.pack("<I", len(head)), head, vocab, struct.pack(f"<{len(scales)}f", *scales)]
-    body += [struct.pack(f"<{len(row)}b", *row) for row in rows]
-    body += [struct.pack(f"<{len(ids)}H", *ids) for ids in neighbours]
-    return b"".join(body)
+    """A hand-made test file: each token's int8 row and float32 scale, and its nearest tokens' ids;
+    ``header`` adds to or overrides BERT_HEADER and the counts."""
+    return encode_rwse(BERT_HEADER | header, tokens, rows, scales, neighbours)
 
 
 def dequantised(data: bytes) -> Any:

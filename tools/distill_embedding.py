@@ -22,7 +22,6 @@ import gzip
 import hashlib
 import json
 import re
-import struct
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness import minilm  # noqa: E402
+from harness.rwse import MINILM_TOKENIZER, encode_rwse  # noqa: E402
 
 Floats = npt.NDArray[np.float32]
 
@@ -241,49 +241,27 @@ RECIPE = (
 )
 
 
-def header(static: StaticVectors, vocab_bytes: int) -> dict[str, Any]:
-    """The vector file's JSON header (embedding/README.md lists the fields)."""
+def header(static: StaticVectors) -> dict[str, Any]:
+    """The vector file's JSON header but the counts, which the writer adds (embedding/README.md lists the fields)."""
     trim = "" if static.trim == "none" else "tokens with non-ASCII characters dropped; "
     return {
         "format": 1,
-        "dims": static.dims,
-        "tokens": len(static.tokens),
-        "neighbours": int(static.neighbours.shape[1]),
         "quantisation": static.quantisation,
-        "normalize": True,
-        "unk_token": "[UNK]",
-        "continuing_subword_prefix": "##",
-        "max_input_chars_per_word": 100,
-        "lowercase": True,
-        "strip_accents": None,
-        "handle_chinese_chars": True,
-        "clean_text": True,
+        **MINILM_TOKENIZER,
         "special_tokens": list(SPECIAL_TOKENS),
         "source": SOURCE,
         "licence": "Apache-2.0",
         "recipe": RECIPE.format(trim=trim, quantisation=static.quantisation),
         "trim": static.trim,
         "sif_coefficient": SIF_COEFFICIENT,
-        "vocab_bytes": vocab_bytes,
     }
 
 
 def rwse_bytes(static: StaticVectors) -> bytes:
-    """The .rwse file: magic, header length and JSON header, vocabulary, scales, rows, neighbours
-    (little-endian). float32 files, for measurement, carry no scales and float32 rows."""
-    if any("\n" in t for t in static.tokens):
-        raise ValueError("a token contains a newline")
-    vocab = "\n".join(static.tokens).encode("utf-8")
-    head = json.dumps(header(static, len(vocab)), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    head_bytes = head.encode("utf-8")
-    parts = [b"RWSE", struct.pack("<I", len(head_bytes)), head_bytes, vocab]
-    if static.quantisation == "int8-row":
-        parts.append(static.scales.astype("<f4").tobytes())
-        parts.append(static.stored.astype(np.int8).tobytes())
-    else:
-        parts.append(static.stored.astype("<f4").tobytes())
-    parts.append(static.neighbours.astype("<u2").tobytes())
-    return b"".join(parts)
+    """The .rwse file of one distilled setting. float32 files, for measurement, carry no scales
+    and float32 rows."""
+    scales = static.scales.tolist() if static.quantisation == "int8-row" else None
+    return encode_rwse(header(static), static.tokens, static.stored.tolist(), scales, static.neighbours.tolist())
 
 
 def read_rwse(path: Path) -> tuple[dict[str, Any], list[str], npt.NDArray[np.float32]]:
