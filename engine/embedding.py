@@ -13,7 +13,8 @@ A text's vector, as model2vec computes it (``normalize=True``, ``max_length`` 51
 Each token's vector is the file's int8 row times the row's float32 scale, a product a double
 holds exactly (model2vec is given it rounded to float32, and adds in float32: the two agree
 within about 1e-7). A text's sum of token vectors is exact, then rounded once, so it has the
-same bits in every Python; dot products and lengths use ``math.fsum``. The cosine of a
+same bits in every Python; dot products and lengths use ``math.fsum`` (two tokens' cosine
+is their int8 rows', in whole numbers). The cosine of a
 question ``q`` (tokens ``v_1..v_n``) with a record vector ``d`` splits exactly into one part
 per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
 
@@ -77,6 +78,14 @@ class Embedded:
 
 
 @dataclass(frozen=True, slots=True)
+class PackedSum:
+    """A text's token vectors added up exactly (``StaticEmbedding.packed_sum``)."""
+
+    total: int
+    weight: int
+
+
+@dataclass(frozen=True, slots=True)
 class Part:
     """One question token's share of the cosine."""
 
@@ -94,7 +103,7 @@ class Near:
 
 
 # An int8 byte's value plus 128, as an unsigned byte.
-_PLUS_128 = bytes((b + 128) % 256 for b in range(256))
+PLUS_128 = bytes((b + 128) % 256 for b in range(256))
 
 
 def default_vector_path() -> Path:
@@ -102,18 +111,20 @@ def default_vector_path() -> Path:
     return DEFAULT_VECTORS
 
 
-def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+# Dot products are correctly rounded (math.fsum): a plain sum() of floats is compensated
+# from Python 3.12 on, so it would give CPython 3.11 and Pyodide different last bits.
+def dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(map(mul, a, b))
 
 
-def _norm(a: Sequence[float]) -> float:
-    return math.sqrt(_dot(a, a))
+def norm(a: Sequence[float]) -> float:
+    return math.sqrt(dot(a, a))
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """The cosine of two vectors; 0 when either is all zeros."""
-    length = _norm(a) * _norm(b)
-    return _dot(a, b) / length if length else 0.0
+    length = norm(a) * norm(b)
+    return dot(a, b) / length if length else 0.0
 
 
 class StaticEmbedding:
@@ -147,21 +158,21 @@ class StaticEmbedding:
         median = lengths[middle] if len(lengths) % 2 else (lengths[middle - 1] + lengths[middle]) / 2
         self.median_token_length = int(median)
         scales_at, rows_at, neighbours_at = offsets
-        self._scales = _little_endian_array("f", data[scales_at:rows_at])
+        self._scales = little_endian_array("f", data[scales_at:rows_at])
         if not all(math.isfinite(scale) for scale in self._scales):
             raise ValueError("a row's scale is not a finite number")
         self._rows = memoryview(data)[rows_at:neighbours_at]
-        self._neighbours = _little_endian_array("H", data[neighbours_at:])
+        self._neighbours = little_endian_array("H", data[neighbours_at:])
         self._vectors: dict[int, array[float]] = {}
         # Sums of rows in integers: every scale times 2**shift is a whole number (a float32 has a
         # 24-bit mantissa), so Σ row_i * scale_i = Σ row_i * multiplier_i / 2**shift exactly.
         exponents = [math.frexp(scale)[1] for scale in self._scales if scale]
-        self._shift = 24 - min(exponents, default=24)
-        self._multipliers = [int(scale * 2.0**self._shift) for scale in self._scales]
+        self.shift: int = 24 - min(exponents, default=24)
+        self._multipliers = [int(scale * 2.0**self.shift) for scale in self._scales]
         # The packed sums need multipliers of one sign; a file with a negative scale adds with fsum.
         self._packable = min(self._multipliers, default=0) >= 0
         self._largest_multiplier = max(self._multipliers, default=0)
-        self._norms: dict[int, float] = {}
+        self._squares: dict[int, int] = {}
 
     # -- reading --------------------------------------------------------------------------
 
@@ -223,30 +234,34 @@ class StaticEmbedding:
         if vector is None:
             if not 0 <= token_id < self.size:
                 raise IndexError(f"token id {token_id} is not below {self.size}")
-            start = token_id * self.dims
             scale = self._scales[token_id]
-            row = self._rows[start : start + self.dims].cast("b")
-            vector = self._vectors[token_id] = array("d", [q * scale for q in row])
+            vector = self._vectors[token_id] = array("d", [q * scale for q in self.row(token_id)])
         return vector
 
-    def _length(self, token_id: int) -> float:
-        length = self._norms.get(token_id)
-        if length is None:
-            length = self._norms[token_id] = _norm(self.vector(token_id))
-        return length
+    def _square(self, token_id: int) -> int:
+        """The token's int8 row dotted with itself."""
+        square = self._squares.get(token_id)
+        if square is None:
+            row = self.row(token_id)
+            square = self._squares[token_id] = sum(map(mul, row, row))
+        return square
 
     def token_cosine(self, a: int, b: int) -> float:
-        """The cosine of two tokens' vectors."""
-        length = self._length(a) * self._length(b)
-        return _dot(self.vector(a), self.vector(b)) / length if length else 0.0
+        """The cosine of two tokens' vectors: their scales cancel but for their signs, so it is
+        the int8 rows' dot product over their lengths, whole numbers until the one division."""
+        sign = self._scales[a] * self._scales[b]
+        squares = self._square(a) * self._square(b)
+        if not sign or not squares:
+            return 0.0
+        dot: int = sum(map(mul, self.row(a), self.row(b)))
+        cosine = dot / math.sqrt(squares)
+        return cosine if sign > 0 else -cosine
 
     # -- texts ------------------------------------------------------------------------------
 
     def embed(self, text: str) -> Embedded:
         """The text's vector as model2vec's ``StaticModel.encode`` gives it, with the tokens behind it."""
-        cut = text
-        if self.max_length is not None:
-            cut = text[: self.max_length * self.median_token_length]
+        cut = self._cut(text)
         pieces = self.tokenizer.encode(cut)
         truncated = len(cut) < len(text)
         if self.max_length is not None and len(pieces) > self.max_length:
@@ -255,7 +270,7 @@ class StaticEmbedding:
         used = tuple(piece for piece in pieces if piece.id != self.unk_id)
         unknown = tuple(piece for piece in pieces if piece.id == self.unk_id)
         sums = self._sums([piece.id for piece in used])
-        length = _norm(sums)
+        length = norm(sums)
         if not length:
             vector = tuple(0.0 for _ in range(self.dims))
         elif self.normalize:
@@ -264,26 +279,58 @@ class StaticEmbedding:
             vector = tuple(s / len(used) for s in sums)
         return Embedded(vector, used, unknown, truncated, length)
 
-    def _sums(self, ids: Sequence[int]) -> list[float]:
-        """Σ of the tokens' vectors, each component the exact sum rounded once."""
-        multipliers = self._multipliers
-        # Each row is packed into one integer, a 64-bit field per dimension holding row + 128
-        # (never negative), so adding the rows times their multipliers is a few integer
-        # operations per token; valid while no field can reach 2**64.
+    def token_ids(self, text: str) -> list[int]:
+        """The ids of the tokens ``embed`` averages, in order, found without their spans."""
+        ids = self.tokenizer.ids(self._cut(text))
+        if self.max_length is not None:
+            ids = ids[: self.max_length]
+        return [token_id for token_id in ids if token_id != self.unk_id]
+
+    def packed_sum(self, ids: Sequence[int], rows: dict[int, int] | None = None) -> PackedSum | None:
+        """Σ of the tokens' vectors held exactly: one integer with a 64-bit field per dimension,
+        little-endian, each ``Σ count · multiplier · (row + 128)``, and ``weight = Σ count ·
+        multiplier``. A dimension's sum is ``(field - 128 · weight) / 2**shift``, exact.
+        ``rows`` keeps each token's packed row for the next call (a store's texts share words).
+
+        None when a field could reach 2**64, or a scale is negative (its fields could be)."""
         if not self._packable or len(ids) * 255 * self._largest_multiplier >= 2**64:
-            return [math.fsum(column) for column in zip(*(self.vector(i) for i in ids), strict=True)] or [
-                0.0
-            ] * self.dims
+            return None
+        multipliers = self._multipliers
+        packed_rows = {} if rows is None else rows
         total = weight = 0
         # A token repeated (the, of, a full stop) is packed once; the total is exact in any order.
         for token_id, count in Counter(ids).items():
-            start = token_id * self.dims
-            fields = bytearray(8 * self.dims)
-            fields[::8] = self._rows[start : start + self.dims].tobytes().translate(_PLUS_128)
-            total += count * multipliers[token_id] * int.from_bytes(fields, "little")
+            packed = packed_rows.get(token_id)
+            if packed is None:
+                fields = bytearray(8 * self.dims)
+                fields[::8] = self.row(token_id).tobytes().translate(PLUS_128)
+                packed = packed_rows[token_id] = int.from_bytes(fields, "little")
+            total += count * multipliers[token_id] * packed
             weight += count * multipliers[token_id]
-        sums = _little_endian_array("Q", total.to_bytes(8 * self.dims, "little"))
-        bias, unit = 128 * weight, 2.0**-self._shift
+        return PackedSum(total, weight)
+
+    def multiplier(self, token_id: int) -> int:
+        """The token's scale times ``2**shift``, a whole number: its vector is ``row · multiplier / 2**shift``."""
+        return self._multipliers[token_id]
+
+    def row(self, token_id: int) -> memoryview:
+        """The token's int8 row, as the file holds it."""
+        start = token_id * self.dims
+        return self._rows[start : start + self.dims].cast("b")
+
+    def _cut(self, text: str) -> str:
+        """The text as model2vec reads it: its first ``max_length`` times the median entry's length characters."""
+        return text if self.max_length is None else text[: self.max_length * self.median_token_length]
+
+    def _sums(self, ids: Sequence[int]) -> list[float]:
+        """Σ of the tokens' vectors, each component the exact sum rounded once."""
+        packed = self.packed_sum(ids)
+        if packed is None:
+            return [math.fsum(column) for column in zip(*(self.vector(i) for i in ids), strict=True)] or [
+                0.0
+            ] * self.dims
+        sums = little_endian_array("Q", packed.total.to_bytes(8 * self.dims, "little"))
+        bias, unit = 128 * packed.weight, 2.0**-self.shift
         return [(field - bias) * unit for field in sums]
 
     def parts(self, question: str | Embedded, record_vector: Sequence[float]) -> tuple[Part, ...]:
@@ -293,10 +340,10 @@ class StaticEmbedding:
         side has no vector). A token asked twice has two parts.
         """
         asked = self.embed(question) if isinstance(question, str) else question
-        length = asked.total_length * _norm(record_vector)
+        length = asked.total_length * norm(record_vector)
         if not length:
             return tuple(Part(piece, 0.0) for piece in asked.pieces)
-        return tuple(Part(piece, _dot(self.vector(piece.id), record_vector) / length) for piece in asked.pieces)
+        return tuple(Part(piece, dot(self.vector(piece.id), record_vector) / length) for piece in asked.pieces)
 
     # -- neighbours -------------------------------------------------------------------------
 
@@ -352,7 +399,7 @@ def _check_header(header: Any) -> None:
         raise VectorFileError("the header's 'special_tokens' should be a list of strings")
 
 
-def _little_endian_array(code: str, data: bytes) -> array[Any]:
+def little_endian_array(code: str, data: bytes) -> array[Any]:
     values = array(code)
     values.frombytes(data)
     if sys.byteorder == "big":

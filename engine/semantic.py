@@ -19,61 +19,155 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import mul
 
-from .embedding import Near, StaticEmbedding
+from .embedding import PLUS_128, Near, StaticEmbedding, dot, little_endian_array
+from .embedding import norm as vector_norm
 
 # Neighbours shown per question token, and record tokens shown as closest to each.
 NEIGHBOURS_SHOWN = 5
 CLOSEST_SHOWN = 3
-# Records the map's directions are found from, at most (see principal_plane).
+# Records the map's directions are found from, at most (see store_vectors).
 MAP_SAMPLE = 64
-
-
-# Dot products are correctly rounded (math.fsum): a plain sum() of floats is compensated
-# from Python 3.12 on, so it would give CPython 3.11 and Pyodide different last bits.
-def _fast_dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return math.fsum(map(mul, a, b))
 
 
 @dataclass(frozen=True)
 class Plane:
-    """Two orthonormal directions (fewer when the records do not spread), the records' mean,
-    each record's place on the plane and the share of the records' spread each axis shows."""
+    """Two orthonormal directions (fewer when the records do not spread), the mean of the
+    records they were found from (a sample of a large store's), each record's place on the
+    plane and the share of those records' spread each axis shows."""
 
     mean: tuple[float, ...]
     axes: tuple[tuple[float, ...], ...]
     records: tuple[tuple[float, float], ...]
     explained: tuple[float, float]
 
+    @property
+    def offsets(self) -> list[float]:
+        """Where the mean lies along each axis: a vector's place is its dot product minus this."""
+        return [dot(self.mean, axis) for axis in self.axes]
+
     def place(self, vector: Sequence[float]) -> tuple[float, float]:
         """Where a vector lies on the plane (0 along a missing axis)."""
         centred = [x - m for x, m in zip(vector, self.mean, strict=True)]
-        values = [_fast_dot(centred, axis) for axis in self.axes]
-        values += [0.0] * (2 - len(values))
-        return (values[0] + 0.0, values[1] + 0.0)
+        return _pair([dot(centred, axis) for axis in self.axes])
+
+    def place_sums(self, sums: Sequence[Sequence[int]], lengths: Sequence[float]) -> tuple[tuple[float, float], ...]:
+        """Where each unit vector ``sums[r] / lengths[r]`` lies (the mean when the length is 0),
+        without dividing every component: ``(sums · axis) / length - mean · axis``."""
+        offsets = self.offsets
+        return tuple(
+            _pair(
+                [
+                    (dot(row, axis) / length if length else 0.0) - offset
+                    for axis, offset in zip(self.axes, offsets, strict=True)
+                ]
+            )
+            for row, length in zip(sums, lengths, strict=True)
+        )
+
+
+def _pair(values: list[float]) -> tuple[float, float]:
+    """Two coordinates, 0 along a missing axis (and never -0.0)."""
+    values += [0.0] * (2 - len(values))
+    return (values[0] + 0.0, values[1] + 0.0)
+
+
+class PackedRecords:
+    """Every record's tokens added up exactly, kept so that one question token's dot product
+    with every record takes ``dims`` integer multiply-adds rather than one float dot product
+    per record.
+
+    Record ``r``'s sum is held as integers, ``fields[r][k] = I_r[k] + bias_r``, ``I_r`` its
+    exact sum times ``2**shift`` and ``bias_r`` large enough that no field is negative
+    (``StaticEmbedding.packed_sum``). ``columns[k]`` packs dimension ``k`` of every record, a
+    64-bit field per record, so for a token with int8 row ``w``, ``Σ_k (w_k + 128) ·
+    columns[k]`` packs ``Σ_k (w_k + 128) · fields[r][k]`` for every record at once, and::
+
+        w · I_r = packed_r - bias_r · Σ_k w_k - 128 · Σ_k fields[r][k]
+    """
+
+    def __init__(self, embedding: StaticEmbedding, columns: list[int], biases: list[int], totals: list[int]) -> None:
+        self.embedding = embedding
+        self.columns = columns
+        self.biases = biases
+        self.field_totals = totals
+
+    @classmethod
+    def of(
+        cls, embedding: StaticEmbedding, ids: Sequence[Sequence[int]]
+    ) -> tuple[PackedRecords, list[list[int]], list[float]] | None:
+        """The records with these token ids packed, with each record's ``I_r`` and ``‖I_r‖``;
+        None when a record's sum, or a packed product, could reach 2**64 in a field."""
+        dims = embedding.dims
+        raw = bytearray()
+        biases = []
+        rows: dict[int, int] = {}
+        for record in ids:
+            packed = embedding.packed_sum(record, rows)
+            if packed is None:
+                return None
+            raw += packed.total.to_bytes(8 * dims, "little")
+            biases.append(128 * packed.weight)
+        n = len(biases)
+        # Dimension k of every record: every dims-th 8-byte field, its bytes as they are (little-endian).
+        by_field = memoryview(raw).cast("Q")
+        columns = [int.from_bytes(by_field[k::dims].tobytes(), "little") for k in range(dims)]
+        # Each record's fields added up, all records at once: no record's total can carry into
+        # the next while 255 times it stays under 2**64, the bound the dot products need.
+        if n and max(biases) * 2 * dims * 255 >= 2**64:
+            return None
+        totals = list(little_endian_array("Q", sum(columns).to_bytes(8 * n, "little")))
+        fields = little_endian_array("Q", bytes(raw))
+        sums = [[x - bias for x in fields[r * dims : (r + 1) * dims]] for r, bias in enumerate(biases)]
+        # Exact integers, rounded once: the same length in every Python.
+        lengths = [math.sqrt(sum(map(mul, row, row))) for row in sums]
+        return cls(embedding, columns, biases, totals), sums, lengths
+
+    def dots(self, token_id: int) -> list[int]:
+        """The token's int8 row dotted with every record's ``I_r``, exactly."""
+        row = self.embedding.row(token_id)
+        packed = sum(map(mul, row.tobytes().translate(PLUS_128), self.columns))
+        products = little_endian_array("Q", packed.to_bytes(8 * len(self.biases), "little"))
+        row_total = sum(row)
+        return [
+            product - bias * row_total - 128 * total
+            for product, bias, total in zip(products, self.biases, self.field_totals, strict=True)
+        ]
 
 
 @dataclass(frozen=True)
 class StoreVectors:
-    """Every record's unit vector (all zeros when it has no known token) and its distinct
-    token ids, and the store's map. Made once per store and set of vectors."""
+    """Every record's distinct token ids, its tokens added up (``packed``, with each sum's
+    length ``lengths``, or as unit vectors ``units`` when the sums cannot be packed) and the
+    store's map. Made once per store and set of vectors."""
 
     embedding: StaticEmbedding
-    units: tuple[tuple[float, ...], ...]
     token_ids: tuple[tuple[int, ...], ...]
     plane: Plane
+    packed: PackedRecords | None
+    lengths: tuple[float, ...]
+    units: tuple[tuple[float, ...], ...]
 
 
 def store_vectors(embedding: StaticEmbedding, texts: Sequence[str]) -> StoreVectors:
-    units: list[tuple[float, ...]] = []
-    token_ids: list[tuple[int, ...]] = []
-    for text in texts:
-        embedded = embedding.embed(text)
-        units.append(embedded.vector)
-        token_ids.append(tuple(sorted({piece.id for piece in embedded.pieces})))
-    return StoreVectors(embedding, tuple(units), tuple(token_ids), principal_plane(units))
+    ids = [embedding.token_ids(text) for text in texts]
+    token_ids = tuple(tuple(sorted(set(record))) for record in ids)
+    # The map's directions come from at most MAP_SAMPLE records, a fixed pseudo-random choice:
+    # the work grows with the square of the records used, and a picture needs no more.
+    n = len(texts)
+    picked = range(n) if n <= MAP_SAMPLE else _sample(n, MAP_SAMPLE)
+    made = PackedRecords.of(embedding, ids)
+    if made is None:
+        units = tuple(embedding.embed(text).vector for text in texts)
+        plane = principal_plane([units[i] for i in picked])
+        plane = replace(plane, records=tuple(plane.place(unit) for unit in units))
+        return StoreVectors(embedding, token_ids, plane, None, (), units)
+    packed, sums, lengths = made
+    plane = principal_plane([[x / lengths[i] if lengths[i] else 0.0 for x in sums[i]] for i in picked])
+    plane = replace(plane, records=plane.place_sums(sums, lengths))
+    return StoreVectors(embedding, token_ids, plane, packed, tuple(lengths), ())
 
 
 @dataclass(frozen=True)
@@ -119,17 +213,10 @@ def score_question_embedding(vectors: StoreVectors, text: str) -> EmbeddingScore
         for column in zip(*token_vectors, strict=True)
     ]
     norm = math.sqrt(math.fsum(x * x for x in total)) if tokens else 0.0
-    contributions: list[tuple[float, ...]] = []
-    similarity: list[float] = []
-    for unit in vectors.units:
-        if not norm:
-            parts = tuple(0.0 for _ in tokens)
-        else:
-            parts = tuple(
-                token.count * _fast_dot(v, unit) / norm for token, v in zip(tokens, token_vectors, strict=True)
-            )
-        contributions.append(parts)
-        similarity.append(math.fsum(parts))
+    contributions = list(zip(*(_contributions(vectors, token, norm) for token in tokens), strict=True))
+    if not tokens:
+        contributions = [() for _ in vectors.token_ids]
+    similarity = [math.fsum(parts) for parts in contributions]
     question = [x / norm for x in total] if norm else [0.0] * embedding.dims
     return EmbeddingScores(
         tokens=tokens,
@@ -140,6 +227,23 @@ def score_question_embedding(vectors: StoreVectors, text: str) -> EmbeddingScore
         neighbours=tuple(embedding.neighbours(token.id)[:NEIGHBOURS_SHOWN] for token in tokens),
         place=vectors.plane.place(question),
     )
+
+
+def _contributions(vectors: StoreVectors, token: AskedToken, norm: float) -> list[float]:
+    """One question token's part of its cosine with every record, ``c_t (v_t · d) / ‖Σv‖``."""
+    if not norm:
+        return [0.0] * len(vectors.token_ids)
+    packed, embedding = vectors.packed, vectors.embedding
+    if packed is None:
+        vector = embedding.vector(token.id)
+        return [token.count * dot(vector, unit) / norm for unit in vectors.units]
+    # v_t · d = multiplier_t (w_t · I_r) / (2**shift ‖I_r‖): the integer part exact, then rounded.
+    weight = token.count * embedding.multiplier(token.id)
+    scale = norm * 2.0**embedding.shift
+    return [
+        weight * dot / (length * scale) if length else 0.0
+        for dot, length in zip(packed.dots(token.id), vectors.lengths, strict=True)
+    ]
 
 
 def closest(vectors: StoreVectors, scores: EmbeddingScores, position: int) -> tuple[tuple[Near, ...], ...]:
@@ -169,45 +273,40 @@ def closest(vectors: StoreVectors, scores: EmbeddingScores, position: int) -> tu
 
 
 def principal_plane(vectors: Sequence[Sequence[float]], iterations: int = 1000, tolerance: float = 1e-4) -> Plane:
-    """The records' first two principal directions: the top eigenvectors of the centred
-    vectors' ``XᵀX``, found through the smaller of ``X Xᵀ`` (records by records) and ``XᵀX``
+    """The vectors' first two principal directions: the top eigenvectors of the centred
+    vectors' ``XᵀX``, found through the smaller of ``X Xᵀ`` (vectors by vectors) and ``XᵀX``
     (dimensions by dimensions) by subspace iteration from a fixed start, then the exact
     eigenvectors within the plane found (Rayleigh-Ritz). Each axis is signed so that its
     largest coordinate (by size, first on ties) is positive.
 
-    The plane is found to about ``tolerance`` radians (1e-4 is finer than a picture shows). A store of more
-    than ``MAP_SAMPLE`` records has its directions found from that many of them, a fixed
-    pseudo-random choice (every record is then placed on them, and ``explained`` is the
-    share of all the records' spread): the work grows with the square of the records used,
-    and a picture needs no more. A fixed start and fixed operations make it the same
-    everywhere."""
+    The plane is found to about ``tolerance`` radians (1e-4 is finer than a picture shows).
+    A fixed start and fixed operations make it the same everywhere."""
     n = len(vectors)
     if n == 0:
         return Plane((), (), (), (0.0, 0.0))
     mean = tuple(math.fsum(column) / n for column in zip(*vectors, strict=True))
     # The spread about the mean, Σ‖x - m‖² = Σ‖x‖² - n‖m‖², without centring every vector.
-    spread = max(0.0, math.fsum(_fast_dot(v, v) for v in vectors) - n * _fast_dot(mean, mean))
-    picked = vectors if n <= MAP_SAMPLE else [vectors[i] for i in _sample(n, MAP_SAMPLE)]
-    sample = [[x - m for x, m in zip(vector, mean, strict=True)] for vector in picked]
+    spread = max(0.0, math.fsum(dot(v, v) for v in vectors) - n * dot(mean, mean))
+    sample = [[x - m for x, m in zip(vector, mean, strict=True)] for vector in vectors]
     by_records = len(sample) <= len(mean)
     space = sample if by_records else [list(column) for column in zip(*sample, strict=True)]
     matrix = [[0.0] * len(space) for _ in space]
     for i, a in enumerate(space):
         for j in range(i, len(space)):
-            matrix[i][j] = matrix[j][i] = _fast_dot(a, space[j])
+            matrix[i][j] = matrix[j][i] = dot(a, space[j])
     axes = []
     for vector in _top_two(matrix, iterations, tolerance):
         # An eigenvector u of X Xᵀ gives the direction Xᵀu; one of XᵀX is the direction.
-        axis = [_fast_dot(column, vector) for column in zip(*sample, strict=True)] if by_records else vector
-        length = _norm(axis)
+        axis = [dot(column, vector) for column in zip(*sample, strict=True)] if by_records else vector
+        length = vector_norm(axis)
         if length:
             axes.append([x / length for x in axis])
     coordinates: list[list[float]] = []
     kept: list[tuple[float, ...]] = []
     explained: list[float] = []
     for axis in axes:
-        offset = _fast_dot(mean, axis)
-        values = [_fast_dot(vector, axis) - offset for vector in vectors]
+        offset = dot(mean, axis)
+        values = [dot(vector, axis) - offset for vector in vectors]
         variance = math.fsum(v * v for v in values)
         if not spread or variance <= 1e-12 * spread:
             continue
@@ -239,13 +338,9 @@ def _mix(i: int) -> int:
     return z ^ (z >> 31)
 
 
-def _norm(v: Sequence[float]) -> float:
-    return math.sqrt(_fast_dot(v, v))
-
-
 def _minus_projection(v: list[float], basis: list[list[float]]) -> list[float]:
     for b in basis:
-        along = _fast_dot(v, b)
+        along = dot(v, b)
         v = [x - along * y for x, y in zip(v, b, strict=True)]
     return v
 
@@ -254,12 +349,12 @@ def _orthonormal(candidates: list[list[float]]) -> list[list[float]]:
     """Up to two orthonormal vectors from the candidates in turn (Gram-Schmidt, twice for
     accuracy), skipping any that adds no new direction."""
     basis: list[list[float]] = []
-    scale = max((_norm(v) for v in candidates), default=0.0)
+    scale = max((vector_norm(v) for v in candidates), default=0.0)
     for v in candidates:
         if len(basis) == 2 or not scale:
             break
         w = _minus_projection(_minus_projection(v, basis), basis)
-        length = _norm(w)
+        length = vector_norm(w)
         if length > 1e-10 * scale:
             basis.append([x / length for x in w])
     return basis
@@ -272,21 +367,21 @@ def _top_two(matrix: list[list[float]], iterations: int, tolerance: float) -> li
     Subspace iteration on two vectors started from the matrix's longest columns; the
     plane converges at the ratio of the third eigenvalue to the second, whatever the first
     two are. Then the eigenvectors of the 2x2 matrix the plane sees."""
-    lengths = [_norm(column) for column in matrix]
+    lengths = [vector_norm(column) for column in matrix]
     order = sorted(range(len(matrix)), key=lambda i: (-lengths[i], i))
     basis = _orthonormal([matrix[i] for i in order])
     for _ in range(iterations if len(basis) == 2 else 0):
-        pulled = _orthonormal([[_fast_dot(row, b) for row in matrix] for b in basis])
+        pulled = _orthonormal([[dot(row, b) for row in matrix] for b in basis])
         if len(pulled) < 2:
             break
-        moved = max(_norm(_minus_projection(p, basis)) for p in pulled)
+        moved = max(vector_norm(_minus_projection(p, basis)) for p in pulled)
         basis = pulled
         if moved < tolerance:
             break
     if len(basis) < 2:
         return basis
-    images = [[_fast_dot(row, b) for row in matrix] for b in basis]
-    a, b, c = _fast_dot(basis[0], images[0]), _fast_dot(basis[0], images[1]), _fast_dot(basis[1], images[1])
+    images = [[dot(row, b) for row in matrix] for b in basis]
+    a, b, c = dot(basis[0], images[0]), dot(basis[0], images[1]), dot(basis[1], images[1])
     middle, half = (a + c) / 2, math.hypot((a - c) / 2, b)
     vectors = []
     for value in (middle + half, middle - half):

@@ -26,7 +26,7 @@ import json
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -191,12 +191,11 @@ class WordPiece:
     def encode(self, text: str) -> list[Piece]:
         """The text's tokens, as ``Tokenizer.encode(text, add_special_tokens=False)`` gives them."""
         pieces: list[Piece] = []
-        at = 0
-        for start, end, special in self._special_matches(text):
-            self._encode_segment(text[at:start], at, pieces)
-            pieces.append(Piece(special, self.index[special], start, end))
-            at = end
-        self._encode_segment(text[at:], at, pieces)
+        for segment, base, special in self._segments(text):
+            if special is None:
+                self._encode_segment(segment, base, pieces)
+            else:
+                pieces.append(Piece(special, self.index[special], base, base + len(special)))
         return pieces
 
     def tokens(self, text: str) -> list[str]:
@@ -204,8 +203,16 @@ class WordPiece:
         return [piece.text for piece in self.encode(text)]
 
     def ids(self, text: str) -> list[int]:
-        """The tokens' ids."""
-        return [piece.id for piece in self.encode(text)]
+        """The tokens' ids, as ``encode`` gives them, without working out where each came from."""
+        ids: list[int] = []
+        for segment, _, special in self._segments(text):
+            if special is None:
+                normalized = self._normalize(segment, 0)[0]
+                for a, b in self._spans(normalized):
+                    ids += [token_id for _, token_id, _, _ in self._word_pieces(normalized[a:b])]
+            else:
+                ids.append(self.index[special])
+        return ids
 
     def normalize(self, text: str) -> str:
         """The normaliser alone (``BertNormalizer.normalize_str``)."""
@@ -233,19 +240,30 @@ class WordPiece:
                 matches.append((at, end, token))
         return matches
 
+    def _segments(self, text: str) -> Iterator[tuple[str, int, str | None]]:
+        """The text cut at its special tokens: each part, where it starts, and the special
+        token it is (None for the text between them, which may be empty)."""
+        at = 0
+        for start, end, special in self._special_matches(text):
+            yield text[at:start], at, None
+            yield special, start, special
+            at = end
+        yield text[at:], at, None
+
     def _encode_segment(self, segment: str, base: int, pieces: list[Piece]) -> None:
         if not segment:
             return
         normalized, origins = self._normalize(segment, base)
-        spans = (
-            [m.span() for m in self._ascii_words.finditer(normalized)]
-            if normalized.isascii()
-            else self._word_spans(normalized)
-        )
-        for a, b in spans:
+        for a, b in self._spans(normalized):
             for text, token_id, start, end in self._word_pieces(normalized[a:b]):
                 span = origins[a + start : a + end]
                 pieces.append(Piece(text, token_id, min(span), max(span) + 1))
+
+    def _spans(self, normalized: str) -> list[tuple[int, int]]:
+        """The words' spans in normalised text; ASCII text by one regular expression."""
+        if normalized.isascii():
+            return [m.span() for m in self._ascii_words.finditer(normalized)]
+        return self._word_spans(normalized)
 
     def _normalize(self, segment: str, base: int) -> tuple[str, Sequence[int]]:
         """The normalised text, with each of its characters' index in the original text."""

@@ -146,6 +146,7 @@ def test_random_vectors_equal_model2vec(text: str, record: str) -> None:
     assert [p.id for p in embedded.pieces] == [
         i for i in RANDOM_TOKENIZER.encode(text, add_special_tokens=False).ids if i != RANDOM.unk_id
     ]
+    assert RANDOM.token_ids(text) == [p.id for p in embedded.pieces]
     record_vector = RANDOM.embed(record).vector
     parts = RANDOM.parts(embedded, record_vector)
     assert math.isclose(
@@ -303,6 +304,7 @@ def test_long_texts_on_the_shipped_file_are_cut_as_model2vec_cuts_them() -> None
     for text in ("servers live " * 400, "é " * 2000, "日本" * 1000, "x" * 5000, "deployment, " * 300 + "cat " * 300):
         embedded = ours.embed(text)
         assert embedded.truncated
+        assert ours.token_ids(text) == [p.id for p in embedded.pieces]
         assert np.allclose(embedded.vector, model.encode(text), rtol=0, atol=1e-6), text[:20]
     assert not ours.embed("servers live " * 100).truncated
 
