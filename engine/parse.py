@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from .errors import InputError
@@ -91,7 +92,9 @@ def _unknown_fields(obj: dict[str, Any], allowed: tuple[str, ...], path: str, pr
             problems.add(f"{path}.{name}", "is not a known field (allowed: " + ", ".join(allowed) + ")")
 
 
-def _object_list(data: dict[str, Any], name: str, problems: _Problems) -> list[Any]:
+def _objects(data: dict[str, Any], name: str, problems: _Problems) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each object of the non-empty list ``data[name]``, with its path; an item that is not
+    an object is a problem and skipped, as is a missing, empty or non-list ``name``."""
     value = data.get(name)
     if name not in data:
         problems.add(name, "is missing")
@@ -100,8 +103,12 @@ def _object_list(data: dict[str, Any], name: str, problems: _Problems) -> list[A
     elif not value:
         problems.add(name, "must not be empty")
     else:
-        return value
-    return []
+        for index, item in enumerate(value):
+            path = f"{name}[{index}]"
+            if isinstance(item, dict):
+                yield path, item
+            else:
+                problems.add(path, f"must be an object, not {_show(item)}")
 
 
 def parse_store(data: Any) -> Store:
@@ -130,11 +137,7 @@ def parse_store(data: Any) -> Store:
         description = ""
 
     tenants: list[Tenant] = []
-    for index, item in enumerate(_object_list(data, "tenants", problems)):
-        path = f"tenants[{index}]"
-        if not isinstance(item, dict):
-            problems.add(path, f"must be an object, not {_show(item)}")
-            continue
+    for path, item in _objects(data, "tenants", problems):
         _unknown_fields(item, ("id", "label"), path, problems)
         tenant = Tenant(_text(item, "id", path, problems), _text(item, "label", path, problems))
         if tenant.id and any(t.id == tenant.id for t in tenants):
@@ -144,11 +147,7 @@ def parse_store(data: Any) -> Store:
 
     records: list[Record] = []
     seen_ids: set[str] = set()
-    for index, item in enumerate(_object_list(data, "records", problems)):
-        path = f"records[{index}]"
-        if not isinstance(item, dict):
-            problems.add(path, f"must be an object, not {_show(item)}")
-            continue
+    for path, item in _objects(data, "records", problems):
         record = _parse_record(item, path, tenant_ids, problems)
         if record.id in seen_ids:
             problems.add(f"{path}.id", f"{_show(record.id)} is used by another record")
@@ -157,11 +156,7 @@ def parse_store(data: Any) -> Store:
     record_tenant = {r.id: r.tenant for r in records if r.id}
 
     questions: list[Question] = []
-    for index, item in enumerate(_object_list(data, "questions", problems)):
-        path = f"questions[{index}]"
-        if not isinstance(item, dict):
-            problems.add(path, f"must be an object, not {_show(item)}")
-            continue
+    for path, item in _objects(data, "questions", problems):
         _unknown_fields(item, ("id", "text", "supporting"), path, problems)
         qid = _text(item, "id", path, problems)
         if qid and any(q.id == qid for q in questions):
