@@ -56,7 +56,15 @@ def synthetic_store(size: int, seed: int = 7) -> dict[str, Any]:
 
 # Upper ends for the numbers drawn: on a store of about ten records the outcomes change
 # below these, while the fields' own maxima would almost always keep or fit everything.
-SMALL_STORE_SPANS: dict[str, float] = {"max_age_hours": 600, "budget_words": 80, "max_records": 6}
+# A minimum similarity is compared with static-embedding cosines between a question and a
+# record, which mostly lie under 0.7: drawn up to the field's maximum of 1, many minima would
+# exclude every record; drawn up to 0.7, most fall among the records' similarities.
+SMALL_STORE_SPANS: dict[str, float] = {
+    "max_age_hours": 600,
+    "budget_words": 80,
+    "max_records": 6,
+    "min_similarity": 0.7,
+}
 # The record key a number field is compared with: its values there are drawn half the
 # time, since an inclusive limit is decided only where the two are equal.
 RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours"}

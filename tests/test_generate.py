@@ -62,3 +62,21 @@ def test_a_limit_compared_with_records_draws_their_values() -> None:
 def test_the_hypothesis_policies_draw_every_field_and_are_valid(policy: dict[str, object]) -> None:
     assert set(policy) == set(POLICY_FIELDS)
     assert "error" not in engine.run({"store": BASE_STORE, "policy": policy})
+
+
+def test_random_minimum_similarities_fall_among_the_records_cosines() -> None:
+    """The minimum similarity is drawn where static-embedding cosines lie: over a hundred
+    policies under the embedding, most minima fall between the lowest and the highest of
+    the store's similarities, fewer than a fifth lie above them all, and some below them all."""
+    rng = random.Random(8)
+    placed: list[str] = []
+    for _ in range(100):
+        policy = random_policy(BASE_STORE, rng) | {"scorer": "embedding"}
+        similarities = [
+            record["similarity"] for record in result_of({"store": BASE_STORE, "policy": policy})["records"]
+        ]
+        below = sum(similarity < policy["min_similarity"] for similarity in similarities)
+        placed.append("above all" if below == len(similarities) else "below all" if below == 0 else "among")
+    assert placed.count("among") > 50, placed
+    assert placed.count("above all") < 20, placed
+    assert placed.count("below all") > 0, placed
