@@ -88,7 +88,8 @@ async function install(state, bytes) {
     // restore slower, so a worker that loaded them keeps none.
     clearTimeout(state.idleTimer);
     state.saveSnapshotWhenIdle = null;
-    engine.files.writeFile(PATH, bytes);
+    // The file system takes the downloaded bytes as they are (canOwn) rather than a copy of them.
+    engine.files.writeFile(PATH, bytes, { canOwn: true });
     let reply;
     try {
       reply = JSON.parse(String(engine.loadEmbedding(PATH)));
