@@ -2,16 +2,17 @@
 
 For both example stores, the fixed questions and the paraphrases in fixtures/paraphrases.json
 are scored by the full model (harness/minilm.py, numpy) and by static vectors at each setting
-tried (PCA dimensions × quantisation × vocabulary trimming, built with tools/distill_embedding.py's
-functions), in two scopes: against every record of the store ("store": each fixed question once),
-and, as the page ranks, against the records of one tenant ("tenant": each fixed question for each
-tenant, each paraphrase for the tenant it was written for). Prints JSON: per setting and scope,
-the mean Spearman correlation of the record scores per question with the full model's, how often
-the static top record is the full model's (top-1 agreement), how often the full model's top
-record is within the static top 3, how often each puts first the record a paraphrase is about;
-the vector file's size raw and with gzip -9; then the same for the committed embedding/ file.
+tried (PCA dimensions × quantisation × vocabulary trimming × SIF coefficient, built with
+tools/distill_embedding.py's functions), in two scopes: against every record of the store
+("store": each question once), and, as the page ranks, against the records of one tenant
+("tenant": each fixed question for each tenant, each paraphrase for the tenant it was written
+for). Prints JSON: per setting and scope, the mean Spearman correlation of the record scores
+per question with the full model's, how often the static top record is the full model's (top-1
+agreement), how often the full model's top record is within the static top 3, how often each
+puts first the record a paraphrase is about; the vector file's size raw and with gzip -9; then
+the same for the committed embedding/ file.
 Needs the optional extra: pip install -e ".[distill]".
-Run: python bench/embedding_fidelity.py [--dims 64 128 192 256] [--neighbours 5]
+Run: python bench/embedding_fidelity.py [--dims 64 128 192 256] [--sif 1e-4 3e-5] [--neighbours 5]
 """
 
 from __future__ import annotations
@@ -192,6 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quantisations", nargs="+", default=list(distiller.QUANTISATIONS))
     parser.add_argument("--trims", nargs="+", default=list(distiller.TRIMS))
     parser.add_argument(
+        "--sif",
+        type=float,
+        nargs="+",
+        default=[distiller.SIF_COEFFICIENT],
+        help="SIF weighting coefficients a to try (default: model2vec's 1e-4)",
+    )
+    parser.add_argument(
         "--neighbours",
         type=int,
         default=distiller.NEIGHBOURS,
@@ -211,23 +219,29 @@ def main(argv: list[str] | None = None) -> int:
     axes = distiller.principal_axes(rows)
 
     settings = []
-    for trim in args.trims:
-        for dims in args.dims:
-            for quantisation in args.quantisations:
-                static = distiller.build(
-                    rows, kept, dims=dims, quantisation=quantisation, trim=trim, neighbours=args.neighbours, axes=axes
-                )
-                tokenizer_json = distiller.trimmed_tokenizer_json(model.tokenizer_json, static.tokens)
-                encoder = StaticEncoder(static.tokens, static.vectors(), tokenizer_json)
-                result = {
-                    "dims": dims,
-                    "quantisation": quantisation,
-                    "trim": trim,
-                    "tokens": len(static.tokens),
-                    **measure(bench, full, encoder.encode, distiller.rwse_bytes(static)),
-                }
-                settings.append(result)
-                print(json.dumps(result), file=sys.stderr, flush=True)
+    tried = [
+        (trim, dims, quantisation, sif)
+        for trim in args.trims
+        for dims in args.dims
+        for quantisation in args.quantisations
+        for sif in args.sif
+    ]
+    for trim, dims, quantisation, sif in tried:
+        static = distiller.build(
+            rows, kept, dims=dims, quantisation=quantisation, trim=trim, neighbours=args.neighbours, axes=axes, sif=sif
+        )
+        tokenizer_json = distiller.trimmed_tokenizer_json(model.tokenizer_json, static.tokens)
+        encoder = StaticEncoder(static.tokens, static.vectors(), tokenizer_json)
+        result = {
+            "dims": dims,
+            "quantisation": quantisation,
+            "trim": trim,
+            "sif": sif,
+            "tokens": len(static.tokens),
+            **measure(bench, full, encoder.encode, distiller.rwse_bytes(static)),
+        }
+        settings.append(result)
+        print(json.dumps(result), file=sys.stderr, flush=True)
 
     report: dict[str, Any] = {
         "questions": {

@@ -113,14 +113,17 @@ def principal_axes(rows: Floats) -> tuple[npt.NDArray[np.float64], npt.NDArray[n
 
 
 def distil(
-    rows: Floats, dims: int, axes: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
+    rows: Floats,
+    dims: int,
+    axes: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    sif: float = SIF_COEFFICIENT,
 ) -> Floats:
-    """PCA to ``dims`` then SIF weighting by rank, on the rows of the kept vocabulary in id order."""
+    """PCA to ``dims`` then SIF weighting by rank (coefficient ``sif``), on the rows of the kept vocabulary in id order."""
     mean, vt = axes if axes is not None else principal_axes(rows)
     if not 1 <= dims <= vt.shape[0]:
         raise ValueError(f"dims must be 1..{vt.shape[0]}, got {dims}")
     projected = (rows.astype(np.float64) - mean) @ vt[:dims].T
-    return (projected * sif_weights(len(rows))[:, None]).astype(np.float32)
+    return (projected * sif_weights(len(rows), sif)[:, None]).astype(np.float32)
 
 
 def trim_mask(tokens: list[str], trim: str) -> npt.NDArray[np.bool_]:
@@ -205,6 +208,7 @@ class StaticVectors:
     scales: Floats
     stored: npt.NDArray[Any]
     neighbours: npt.NDArray[np.uint16]
+    sif: float = SIF_COEFFICIENT
 
     def vectors(self) -> Floats:
         return dequantise(self.scales, self.stored)
@@ -219,9 +223,10 @@ def build(
     trim: str,
     neighbours: int = NEIGHBOURS,
     axes: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    sif: float = SIF_COEFFICIENT,
 ) -> StaticVectors:
     """Distil ``rows`` (the kept vocabulary's forward-pass output, id order) into one setting."""
-    vectors = distil(rows, dims, axes)
+    vectors = distil(rows, dims, axes, sif)
     keep = trim_mask(vocabulary, trim)
     tokens = [t for t, k in zip(vocabulary, keep, strict=True) if k]
     scales, stored = quantise(vectors[keep], quantisation)
@@ -231,19 +236,24 @@ def build(
         if neighbours
         else np.zeros((len(tokens), 0), dtype=np.uint16)
     )
-    return StaticVectors(tokens, dims, quantisation, trim, scales, stored, near)
+    return StaticVectors(tokens, dims, quantisation, trim, scales, stored, near, sif)
 
 
 RECIPE = (
     "Each vocabulary token ([unused] dropped) through all-MiniLM-L6-v2 alone as [CLS] token [SEP], "
     "mean-pooled; PCA (centred, axes signed by their largest loading); rows weighted a/(a+p_r), "
-    "p_r proportional to 1/(r+2) by 0-based id rank, a=1e-4 (model2vec's recipe); {trim}quantised {quantisation}."
+    "p_r proportional to 1/(r+2) by 0-based id rank, {weighting}; {trim}quantised {quantisation}."
 )
 
 
 def header(static: StaticVectors) -> dict[str, Any]:
     """The vector file's JSON header but the counts, which the writer adds (embedding/README.md lists the fields)."""
     trim = "" if static.trim == "none" else "tokens with non-ASCII characters dropped; "
+    weighting = (
+        "a=1e-4 (model2vec's recipe)"
+        if static.sif == SIF_COEFFICIENT
+        else f"a={static.sif:g} (model2vec's recipe has 1e-4)"
+    )
     return {
         "format": 1,
         "quantisation": static.quantisation,
@@ -251,9 +261,9 @@ def header(static: StaticVectors) -> dict[str, Any]:
         "special_tokens": list(SPECIAL_TOKENS),
         "source": SOURCE,
         "licence": "Apache-2.0",
-        "recipe": RECIPE.format(trim=trim, quantisation=static.quantisation),
+        "recipe": RECIPE.format(trim=trim, quantisation=static.quantisation, weighting=weighting),
         "trim": static.trim,
-        "sif_coefficient": SIF_COEFFICIENT,
+        "sif_coefficient": static.sif,
     }
 
 
