@@ -33,7 +33,7 @@ export function loadVectors(state, message) {
 /**
  * The file's bytes, checked against the size the build wrote down; progress as they come.
  * @param {WorkerState} state @param {{url: string, bytes: number, fresh: boolean}} message
- * @returns {Promise<Uint8Array>}
+ * @returns {Promise<Uint8Array<ArrayBuffer>>}
  */
 async function download(state, { url, bytes: total, fresh }) {
   /** @type {Response} */
@@ -77,7 +77,7 @@ async function download(state, { url, bytes: total, fresh }) {
 
 /**
  * Hand the bytes to the engine through Python's file system, and tell the page how it went.
- * @param {WorkerState} state @param {Uint8Array} bytes
+ * @param {WorkerState} state @param {Uint8Array<ArrayBuffer>} bytes
  */
 async function install(state, bytes) {
   try {
@@ -95,6 +95,9 @@ async function install(state, bytes) {
       reply = JSON.parse(String(engine.loadEmbedding(PATH)));
     } finally {
       engine.files.unlink(PATH);
+      // Python holds its own copy now: the download's memory is given back at once (a
+      // transfer to nothing detaches it) rather than whenever the worker next collects garbage.
+      bytes.buffer.transfer(0);
     }
     if (reply.error) {
       postMessage({ type: MSG.VECTORS_FAILED, error: { name: reply.error.name, message: reply.error.message } });
