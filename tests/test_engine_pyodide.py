@@ -62,7 +62,7 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     texts = [json.dumps(r) for r in requests]
     sessions = sessions_to_check(requests)
     done = subprocess.run(
-        ["node", str(ROOT / "tests" / "pyodide_runner.mjs"), str(built_site), str(VECTORS)],
+        ["node", str(ROOT / "harness" / "pyodide_runner.mjs"), str(built_site), str(VECTORS)],
         input=json.dumps({"requests": texts, "sessions": sessions}),
         capture_output=True,
         text=True,
