@@ -23,8 +23,10 @@ per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
 import struct
 import sys
 from array import array
@@ -133,7 +135,8 @@ class StaticEmbedding:
     Made by ``from_bytes`` or ``from_path``, which check the file first.
     """
 
-    def __init__(self, data: bytes, header: dict[str, Any], tokens: list[str], offsets: tuple[int, int, int]) -> None:
+    def __init__(self, header: dict[str, Any], tokens: list[str], scales: array[float], body: bytearray) -> None:
+        """``body`` is the file from the rows on: the int8 rows, then the neighbour table."""
         self.header = header
         self.dims: int = header["dims"]
         self.size: int = header["tokens"]
@@ -152,73 +155,78 @@ class StaticEmbedding:
             special_tokens=header.get("special_tokens"),
         )
         self.unk_id = self.tokenizer.unk_id
-        lengths = sorted(len(token) for token in tokens)
-        middle = len(lengths) // 2
-        # numpy's median (the mean of the middle two for an even count), cut to an int as model2vec does.
-        median = lengths[middle] if len(lengths) % 2 else (lengths[middle - 1] + lengths[middle]) / 2
-        self.median_token_length = int(median)
-        scales_at, rows_at, neighbours_at = offsets
-        self._scales = _little_endian_view("f", data, scales_at, rows_at)
-        if not all(math.isfinite(scale) for scale in self._scales):
+        self.median_token_length = _median_length(tokens)
+        if not all(math.isfinite(scale) for scale in scales):
             raise ValueError("a row's scale is not a finite number")
-        self._rows = memoryview(data)[rows_at:neighbours_at]
-        self._neighbours = _little_endian_view("H", data, neighbours_at, len(data))
+        self._scales = scales
+        rows_end = self.size * self.dims
+        self._rows = memoryview(body)[:rows_end]
+        self._neighbours = _little_endian_view("H", body, rows_end, len(body))
         self._vectors: dict[int, array[float]] = {}
         # Sums of rows in integers: every scale times 2**shift is a whole number (a float32 has a
         # 24-bit mantissa), so Σ row_i * scale_i = Σ row_i * multiplier_i / 2**shift exactly.
-        exponents = [math.frexp(scale)[1] for scale in self._scales if scale]
-        self.shift: int = 24 - min(exponents, default=24)
-        multipliers = [int(scale * 2.0**self.shift) for scale in self._scales]
+        self.shift: int = 24 - min((math.frexp(scale)[1] for scale in scales if scale), default=24)
+        unit = 2.0**self.shift
         # The packed sums need multipliers of one sign; a file with a negative scale adds with fsum.
-        self._packable = min(multipliers, default=0) >= 0
-        self._largest_multiplier = max(multipliers, default=0)
-        # Held as machine integers when they fit (a tenth of the memory of Python's ints).
-        fits = max(map(abs, multipliers), default=0) < 2**63
-        self._multipliers: Sequence[int] = array("q", multipliers) if fits else multipliers
+        self._packable = min(scales, default=0.0) >= 0
+        self._largest_multiplier = int(max(scales, default=0.0) * unit)
+        # Held as machine integers when they fit (a tenth of the memory of Python's ints), made
+        # one at a time: Python's memory in the page's worker keeps its high-water mark.
+        multipliers = (int(scale * unit) for scale in scales)
+        fits = int(max(map(abs, scales), default=0.0) * unit) < 2**63
+        self._multipliers: Sequence[int] = array("q", multipliers) if fits else list(multipliers)
         self._squares: dict[int, int] = {}
 
     # -- reading --------------------------------------------------------------------------
 
     @classmethod
     def from_path(cls, path: str | Path) -> StaticEmbedding:
-        """Read a vector file; errors name the file."""
+        """Read a vector file; errors name the file. The rows are read straight into the
+        buffer that keeps them: the file is never held whole beside them."""
         try:
-            return cls.from_bytes(Path(path).read_bytes())
+            with open(path, "rb") as file:
+                return cls._read(file, os.fstat(file.fileno()).st_size)
         except VectorFileError as error:
             raise VectorFileError(f"{path}: {error}") from None
 
     @classmethod
     def from_bytes(cls, data: bytes) -> StaticEmbedding:
         """Parse and check a vector file held in memory."""
-        if len(data) < 8 or data[:4] != MAGIC:
-            raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {bytes(data[:4])!r}")
-        (header_length,) = struct.unpack_from("<I", data, 4)
-        if 8 + header_length > len(data):
+        return cls._read(io.BytesIO(data), len(data))
+
+    @classmethod
+    def _read(cls, file: io.BufferedIOBase, size: int) -> StaticEmbedding:
+        """Parse and check a vector file of ``size`` bytes, read from its start."""
+        start = file.read(8)
+        if len(start) < 8 or start[:4] != MAGIC:
+            raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
+        (header_length,) = struct.unpack_from("<I", start, 4)
+        if 8 + header_length > size:
             raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
         try:
-            header = json.loads(bytes(data[8 : 8 + header_length]).decode("utf-8"))
+            header = json.loads(file.read(header_length).decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as error:
             raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
         _check_header(header)
         n, d, k = header["tokens"], header["dims"], header["neighbours"]
-        vocab_at = 8 + header_length
-        scales_at = vocab_at + header["vocab_bytes"]
-        rows_at = scales_at + 4 * n
-        neighbours_at = rows_at + n * d
-        expected = neighbours_at + 2 * n * k
-        if len(data) != expected:
+        expected = 8 + header_length + header["vocab_bytes"] + 4 * n + n * d + 2 * n * k
+        if size != expected:
             raise VectorFileError(
-                f"the file is {len(data)} bytes, but its header ({n} tokens of {d} dimensions, {k} neighbours each, "
+                f"the file is {size} bytes, but its header ({n} tokens of {d} dimensions, {k} neighbours each, "
                 f"{header['vocab_bytes']} bytes of vocabulary) makes {expected}"
             )
         try:
-            tokens = bytes(data[vocab_at:scales_at]).decode("utf-8").split("\n")
+            tokens = file.read(header["vocab_bytes"]).decode("utf-8").split("\n")
         except UnicodeDecodeError as error:
             raise VectorFileError(f"the vocabulary is not UTF-8: {error}") from None
         if len(tokens) != n:
             raise VectorFileError(f"the vocabulary holds {len(tokens)} tokens, the header says {n}")
+        scales = little_endian_array("f", file.read(4 * n))
+        body = bytearray(n * d + 2 * n * k)
+        if file.readinto(body) != len(body):
+            raise VectorFileError("the file ended before its rows and neighbours did (was it changed while read?)")
         try:
-            embedding = cls(bytes(data), header, tokens, (scales_at, rows_at, neighbours_at))
+            embedding = cls(header, tokens, scales, body)
         except ValueError as error:
             raise VectorFileError(str(error)) from None
         if k and max(embedding._neighbours) >= n:
@@ -402,7 +410,21 @@ def _check_header(header: Any) -> None:
         raise VectorFileError("the header's 'special_tokens' should be a list of strings")
 
 
-def _little_endian_view(code: str, data: bytes, start: int, end: int) -> Sequence[Any]:
+def _median_length(tokens: Sequence[str]) -> int:
+    """numpy's median of the entries' lengths (the mean of the middle two for an even count),
+    cut to an int as model2vec does; counted by length rather than sorted."""
+    counts = Counter(map(len, tokens))
+    middle = len(tokens) // 2
+    wanted = (middle,) if len(tokens) % 2 else (middle - 1, middle)
+    found: list[int] = []
+    seen = 0
+    for length in sorted(counts):
+        seen += counts[length]
+        found += [length for index in wanted[len(found) :] if index < seen]
+    return int(sum(found) / len(found)) if found else 0
+
+
+def _little_endian_view(code: str, data: bytes | bytearray, start: int, end: int) -> Sequence[Any]:
     """Little-endian numbers in ``data[start:end]``, read in place where the machine's order is theirs."""
     if sys.byteorder == "little":
         view: Any = memoryview(data)[start:end]
@@ -411,7 +433,7 @@ def _little_endian_view(code: str, data: bytes, start: int, end: int) -> Sequenc
     return little_endian_array(code, data[start:end])
 
 
-def little_endian_array(code: str, data: bytes) -> array[Any]:
+def little_endian_array(code: str, data: bytes | bytearray) -> array[Any]:
     values = array(code)
     values.frombytes(data)
     if sys.byteorder == "big":

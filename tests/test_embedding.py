@@ -172,7 +172,8 @@ def test_sums_are_exact(embedding: StaticEmbedding, ids: list[int]) -> None:
     assert embedded.vector == tuple(x / length if length else 0.0 for x in sums)
 
 
-def test_the_file_is_checked_with_clear_messages() -> None:
+def test_the_file_is_checked_with_clear_messages(tmp_path: Any) -> None:
+    """Read from memory and streamed from a file alike."""
     good = hand_file()
     (length,) = struct.unpack_from("<I", good, 4)
     cases = {
@@ -189,9 +190,13 @@ def test_the_file_is_checked_with_clear_messages() -> None:
         write_rwse(["[UNK]", "a"], [[1], [2]], [1.0, float("nan")]): "scale is not a finite number",
         write_rwse(["[UNK]", "a", "b"], [[1], [2], [3]], [1.0] * 3, [[1], [2], [3]]): "neighbour id is not below 3",
     }
+    path = tmp_path / "case.rwse"
     for data, message in cases.items():
         with pytest.raises(VectorFileError, match=re.escape(message)):
             StaticEmbedding.from_bytes(data)
+        path.write_bytes(data)
+        with pytest.raises(VectorFileError, match=re.escape("case.rwse: ") + ".*" + re.escape(message)):
+            StaticEmbedding.from_path(path)
 
 
 def test_from_path_names_the_file(tmp_path: Any) -> None:
