@@ -64,8 +64,13 @@ With --vectors, the workbench alone, in a fresh browser per run: once its first 
 has been shown and the page has been left alone for --idle seconds (before), the Static
 embedding scorer is picked; the page downloads the vectors, the worker hands them to
 Python, and the embedding's answer is shown (loaded); then the page is left alone for
---idle seconds more (after). Prints the growth of the judged figure from before to after,
-its peak while loading, and the vectors' own size beside it (target: growth ≤ that size).
+--idle seconds more (after). Picking a scorer replays the inspection, whose 30 s of
+animation leave Blink's heap full of spent layout objects until its next collection,
+which an idle tab may put off for minutes: so the tab's garbage is also collected at before
+and at after (DevTools' HeapProfiler.collectGarbage: V8's full collection, Blink's heap
+with it), and their difference is what the page keeps (kept). Prints the growth of the
+judged figure from before to after, what is kept, the peak while loading, and the vectors'
+own size beside them (target: kept ≤ that size).
 
 Run: python bench/memory.py [--runs N] [--idle SECONDS] [--first-only] [--vectors]
 """
@@ -97,6 +102,7 @@ SAMPLE_S = 0.02
 READING_S = 10.0
 IDLE_S = 30.0
 BLANK_SETTLE_S = 2.0
+GC_SETTLE_S = 1.0
 MB = 1 << 20
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 TARGET_SETTLED_RATIO = 1.0
@@ -362,6 +368,14 @@ EMBEDDING_SHOWN = (
 )
 
 
+def collect_garbage(browser: PipeBrowser, sampler: Sampler) -> dict[str, int]:
+    """The renderers' memory once the tab's garbage is collected: a full collection of its
+    JavaScript heap, which takes Blink's heap (the DOM, layout objects) with it."""
+    browser.send("HeapProfiler.collectGarbage", page=True)
+    time.sleep(GC_SETTLE_S)
+    return sampler.now()
+
+
 def vectors_growth(server: PagesServer, idle_s: float, vectors_bytes: int) -> dict[str, Any]:
     """A fresh browser: the workbench's first answer, idle; the embedding picked, loaded, idle."""
     url = f"{server.url}workbench/"
@@ -375,6 +389,7 @@ def vectors_growth(server: PagesServer, idle_s: float, vectors_bytes: int) -> di
             browser.evaluate(in_page_wait(ANSWERED["workbench"]))
             time.sleep(idle_s)
             before = sampler.now()
+            before_collected = collect_garbage(browser, sampler)
             sampler.take_peak()
             started = time.monotonic()
             browser.evaluate(PICK_EMBEDDING)
@@ -384,17 +399,20 @@ def vectors_growth(server: PagesServer, idle_s: float, vectors_bytes: int) -> di
             time.sleep(idle_s)
             peak = sampler.take_peak()
             after = sampler.now()
+            after_collected = collect_garbage(browser, sampler)
         finally:
             sampler.close()
     growth = {kind: after[kind] - before[kind] for kind in KINDS}
+    kept = {kind: after_collected[kind] - before_collected[kind] for kind in KINDS}
     return {
         "loaded_s": round(loaded_s, 2),
         **{f"before_{kind}": mb(before[kind]) for kind in KINDS},
         **{f"loaded_{kind}": mb(loaded[kind] - before[kind]) for kind in KINDS},
         **{f"peak_{kind}": mb(peak[kind] - before[kind]) for kind in KINDS},
         **{f"growth_{kind}": mb(growth[kind]) for kind in KINDS},
+        **{f"kept_{kind}": mb(kept[kind]) for kind in KINDS},
         "vectors_mb": mb(vectors_bytes),
-        "met": growth[JUDGED] <= vectors_bytes,
+        "met": kept[JUDGED] <= vectors_bytes,
     }
 
 
@@ -413,13 +431,14 @@ def measure_vectors(runs: int, idle_s: float) -> dict[str, Any]:
     return {
         "benchmark": "memory of the embedding's vectors",
         "browser": f"{chromium_version()} headless, fresh profile per run",
-        "measure": "renderer processes, as above; growth = after - before, peak = largest while loading and idle after",
+        "measure": "renderer processes, as above; growth = after - before, peak = largest while loading and idle"
+        " after, kept = after - before with the tab's garbage collected at both",
         "idle_s": idle_s,
         "runs": runs,
         "vectors_mb": measured[0]["vectors_mb"],
         "summary": {key: spread([run[key] for run in measured], 2) for key in figures},
-        "target": f"growth of the {JUDGED} ≤ the vectors' size",
-        "met": statistics.median(run[f"growth_{JUDGED}"] for run in measured) <= measured[0]["vectors_mb"],
+        "target": f"kept growth of the {JUDGED} (garbage collected) ≤ the vectors' size",
+        "met": statistics.median(run[f"kept_{JUDGED}"] for run in measured) <= measured[0]["vectors_mb"],
         "runs_met": f"{sum(run['met'] for run in measured)}/{runs}",
         "per_run": measured,
     }
