@@ -404,6 +404,10 @@ def test_predictions_score_completion_and_resume(
         # More notes than suspend_data holds: the page says so, and the rest is still kept.
         sco.locator("#notebook").fill("A long note. " * 400)
         expect(sco.locator("#lms-status")).to_contain_text("4,096 characters")
+        # A relaunched completed lesson has nothing to commit at launch: the resume data goes
+        # with the commit the learner's pause brings (RESUME_PAUSE_MS), which a quick
+        # machine would otherwise leave before.
+        lms.wait_for_function("() => window.lmsCalls.some((c) => c[0] === 'LMSCommit')", timeout=10_000)
         final = leave(lms, None)
         assert_runtime_content(lms)
         assert len(final["suspend_data"]) <= 4096
