@@ -98,15 +98,6 @@ export function badge(outcome) {
 }
 
 /**
- * @param {RecordResult[]} records  the records to show (a page of a large store)
- * @param {Record<string, string>} tenantLabels
- * @param {Scorer} [scorer]  the policy's scorer
- */
-export function renderCards(records, tenantLabels, scorer = "tfidf") {
-  return html`${cardItems(records, tenantLabels, scorer)}`;
-}
-
-/**
  * One card per record, each a single element: the page replaces only cards that changed.
  * @param {RecordResult[]} records
  * @param {Record<string, string>} tenantLabels
@@ -162,15 +153,6 @@ export function renderDiagram(result) {
   <span class="stage-detail">${details[i]}</span>
 </li>`,
   )}`;
-}
-
-/**
- * @param {RecordResult[]} records  the records to show (a page of a large store)
- * @param {string | null} chosenId the record whose score breakdown is open
- * @param {Scorer} [scorer]  the policy's scorer
- */
-export function renderTableRows(records, chosenId, scorer = "tfidf") {
-  return html`${tableRowItems(records, chosenId, scorer)}`;
 }
 
 /**
