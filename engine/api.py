@@ -18,13 +18,15 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .embedding import StaticEmbedding, VectorFileError, default_vector_path
 from .errors import InputError, error_result, internal_error
 from .parse import parse_store
 from .session import Session, dumps
 from .shapes import ErrorResult, Result, VectorsLoaded
+
+if TYPE_CHECKING:
+    from .embedding import StaticEmbedding  # imported with the vectors (session.py)
 
 # Vector files read so far, by path: each is read once however many requests use it.
 _VECTORS: dict[str, StaticEmbedding] = {}
@@ -36,6 +38,8 @@ def load_vectors(path: str | Path | None = None) -> StaticEmbedding:
     """The static embedding in a vector file (default: the repository's
     ``embedding/minilm-static.rwse``), read once per path; a missing or unreadable file is
     an InputError naming it in one line."""
+    from .embedding import StaticEmbedding, VectorFileError, default_vector_path
+
     source = Path(path) if path is not None else default_vector_path()
     key = str(source)
     embedding = _VECTORS.get(key)

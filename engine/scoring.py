@@ -13,13 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .bm25 import BM25Scores
 from .scope import Exclusion
-from .semantic import EmbeddingScores
 from .shapes import BM25Part, EmbeddingPart, FusionPart, TermPart
 from .tfidf import QuestionScores
+
+if TYPE_CHECKING:
+    from .semantic import EmbeddingScores  # imported with the vectors (session.py)
 
 # The kinds of per-record parts: each scorer has its own.
 Part = TypeVar("Part", TermPart, BM25Part, EmbeddingPart, FusionPart)

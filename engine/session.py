@@ -19,10 +19,9 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .bm25 import BM25Scores, record_lengths, score_question_bm25
-from .embedding import StaticEmbedding
 from .errors import InputError, error_result, internal_error
 from .fields import EMBEDDING_SCORERS, OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
@@ -31,7 +30,6 @@ from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
 from .scope import Exclusion, ScopeChecker
 from .scoring import AnyScoring, Fusion, blend, bm25_scoring, embedding_scoring, fuse, recency, tfidf_scoring
-from .semantic import EmbeddingScores, StoreVectors, closest, score_question_embedding, store_vectors
 from .shapes import (
     Answer,
     AskedToken,
@@ -49,6 +47,12 @@ from .shapes import (
 from .text import stop_words_in, word_count
 from .tfidf import QuestionScores, build_index, score_question
 from .version import __version__
+
+if TYPE_CHECKING:
+    # The embedding's modules are imported when a policy first reads the vectors: the
+    # page's Python is ready sooner, and a learner who never picks them never loads them.
+    from .embedding import StaticEmbedding
+    from .semantic import EmbeddingScores, StoreVectors
 
 dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 
@@ -240,6 +244,8 @@ class Session:
         """A question's embedding scores against every record, kept like ``_question``'s."""
         scores = self._meaning.get(text)
         if scores is None:
+            from .semantic import score_question_embedding
+
             scores = self._meaning[text] = score_question_embedding(self._vectors(), text)
             if len(self._meaning) > _QUESTIONS_KEPT:
                 self._meaning.popitem(last=False)
@@ -256,6 +262,8 @@ class Session:
                         "MissingVectors", [("vectors", "no static embedding is loaded for the embedding scorers")]
                     )
                 self._embedding = self._vectors_source()
+            from .semantic import store_vectors
+
             self._store_vectors = store_vectors(self._embedding, [record.text for record in self.store.records])
         return self._store_vectors
 
@@ -474,6 +482,8 @@ def _embedding_parts(
 ) -> tuple[tuple[EmbeddingPart, ...], ...]:
     """Each record's parts: per question token its contribution and, for a record in
     scope, the record's tokens closest to it."""
+    from .semantic import closest
+
     kept = set(in_scope)
     parts: list[tuple[EmbeddingPart, ...]] = []
     for position, contributions in enumerate(meaning.contributions):
