@@ -333,3 +333,28 @@ def test_the_default_minimum_similarity_is_the_one_the_guide_needs() -> None:
     high = min(first["M2"]["similarity"], third["M2"]["similarity"])
     assert low < engine.fields.MIN_SIMILARITY <= high
     assert round(engine.fields.MIN_SIMILARITY / 0.05, 9).is_integer()
+
+
+def test_the_embedding_modules_load_only_when_a_policy_reads_the_vectors() -> None:
+    """The page's Python is ready without them; the first embedding answer brings them."""
+    script = (
+        "import json, sys, engine\n"
+        "names = ('engine.embedding', 'engine.semantic', 'engine.wordpiece')\n"
+        "before = [n for n in names if n in sys.modules]\n"
+        "store = json.load(open(sys.argv[1]))\n"
+        "opening = engine.open_json(json.dumps(store))\n"
+        "opening.session.answer_json(json.dumps({'scorer': 'bm25'}))\n"
+        "lexical = [n for n in names if n in sys.modules]\n"
+        "engine.run({'store': store, 'policy': {'scorer': 'embedding'}})\n"
+        "print(json.dumps([before, lexical, [n for n in names if n in sys.modules]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(FIXTURES / "store.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    before, lexical, after = json.loads(done.stdout)
+    assert (before, lexical) == ([], [])
+    assert after == ["engine.embedding", "engine.semantic", "engine.wordpiece"]
