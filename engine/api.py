@@ -61,6 +61,13 @@ def load_vectors(path: str | Path | None = None) -> StaticEmbedding:
     return embedding
 
 
+def import_everything() -> None:
+    """Import the modules the engine otherwise imports when an answer first needs them (the
+    embedding's), so that a memory snapshot of Python holds them: a Python restored from
+    one has no files to import them from."""
+    from . import semantic  # noqa: F401  (it imports embedding and wordpiece)
+
+
 def load_embedding(path: str) -> str:
     """Load a vector file for the sessions open_json opens (the page's worker calls it
     once the file is fetched); replies ``{"tokens", "dims"}`` or an error object, as JSON."""

@@ -358,3 +358,7 @@ def test_the_embedding_modules_load_only_when_a_policy_reads_the_vectors() -> No
     before, lexical, after = json.loads(done.stdout)
     assert (before, lexical) == ([], [])
     assert after == ["engine.embedding", "engine.semantic", "engine.wordpiece"]
+    # What the page's worker calls before its memory snapshot, which a restored Python needs.
+    snapshot = "import json, sys, engine\nengine.import_everything()\nprint(json.dumps(sorted(sys.modules)))"
+    imported = subprocess.run([sys.executable, "-c", snapshot], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert {"engine.embedding", "engine.semantic", "engine.wordpiece"} <= set(json.loads(imported.stdout))

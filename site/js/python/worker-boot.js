@@ -174,7 +174,18 @@ export async function load(state, runtime) {
   const restoreFrom = (/** @type {import("./worker-snapshots.js").SnapshotHolder} */ holder) => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
   const restored = saved && (await fromSnapshot(state, runtime, saved, restoreFrom));
   const { pyodide, engine } = restored ?? (await fromScratch(state, loadPyodide, runtime));
-  if (!restored) state.saveSnapshotWhenIdle = async () => warmCodeCache(state, runtime, await makeSnapshot(state, pyodide, runtime.snapshotURL));
+  if (!restored) {
+    state.saveSnapshotWhenIdle = async () => {
+      // A Python restored from the snapshot has no files to import from: the modules the
+      // engine imports only when first needed go into it now. Without them, no snapshot.
+      try {
+        engine.import_everything();
+      } catch {
+        return;
+      }
+      warmCodeCache(state, runtime, await makeSnapshot(state, pyodide, runtime.snapshotURL));
+    };
+  }
   // Both runtime files are decoded by now (a restart or a Retry is a new worker).
   state.zstd = null;
   performance.mark("rw:w-engine");
