@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,7 +45,7 @@ from engine.fields import DEFAULT_POLICY, EMBEDDING_SCORERS, FIELDS_BY_NAME
 from harness import ROOT
 from harness.fixtures import STORE
 from harness.generate import random_policy, synthetic_store
-from harness.stats import ms, p90
+from harness.stats import latencies, ms, p90
 from sitebuild.paths import VECTORS
 
 RUNNER = ROOT / "harness" / "pyodide_runner.mjs"
@@ -96,10 +95,6 @@ def run_scorer(site: Path, store_text: str, policies: list[dict[str, Any]], vect
     return output
 
 
-def summary(times: list[float]) -> dict[str, float]:
-    return {"median": ms(statistics.median(times)), "p90": ms(p90(times)), "max": ms(max(times))}
-
-
 def measure(
     site: Path, store: dict[str, Any], scorer: str, changes: int, randoms: int, seed: int, target: float
 ) -> tuple[dict[str, Any], str]:
@@ -118,9 +113,9 @@ def measure(
         "default_answer_ms": ms(answer_ms[0]),
         "first_answer_ms": ms(answer_ms[picked]),
         "changes": changes,
-        "changes_ms": summary(changed),
+        "changes_ms": latencies(changed),
         "random_policies": randoms,
-        "random_policies_ms": summary(randomised),
+        "random_policies_ms": latencies(randomised),
         "target_p90_ms": target,
         "met": p90(changed) <= target and p90(randomised) <= target,
     }

@@ -1,5 +1,5 @@
 """How the benchmarks summarise what they measured: milliseconds to a tenth, the 90th
-percentile, and a figure's median with its range over the runs."""
+percentile, a series of latencies, and a figure's median with its range over the runs."""
 
 from __future__ import annotations
 
@@ -22,3 +22,8 @@ def spread(values: list[float], digits: int | None = 1) -> dict[str, float]:
     if digits is None:
         return figures
     return {name: round(value, digits) for name, value in figures.items()}
+
+
+def latencies(values: list[float]) -> dict[str, float]:
+    """A series of times in ms: its median, 90th percentile and greatest, each to a tenth."""
+    return {"median": ms(statistics.median(values)), "p90": ms(p90(values)), "max": ms(max(values))}
