@@ -143,6 +143,8 @@ class Session:
         """The full result: every record with its own fields, scores, outcome and parts."""
         d = self._decide(policy)
         rows: list[RecordResult] = []
+        # Most records of a large store share no term with the question: no parts to copy.
+        parts = d.scoring.parts
         for i, record in enumerate(self.store.records):
             rows.append(
                 {
@@ -167,7 +169,7 @@ class Session:
                     "rank": d.rank[i],
                     "other_rank": d.other_rank[i],
                     "ranks": {name: places[i] for name, places in d.ranks.items()},
-                    "terms": d.scoring.copied(i),
+                    "terms": d.scoring.copied(i) if parts[i] else [],
                 }
             )
         return {**self._head(policy, d), "records": rows, **self._summary(policy, d)}

@@ -233,7 +233,6 @@ def test_one_index_and_one_set_of_vectors_serve_the_whole_evaluation(monkeypatch
     from engine.semantic import store_vectors
     from engine.tfidf import build_index
 
-
     def counted_index(*args: Any) -> Any:
         counts["index"] += 1
         return build_index(*args)
