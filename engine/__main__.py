@@ -164,8 +164,6 @@ def format_table(result: Result) -> str:
 def format_evaluation(evaluation: Evaluation) -> str:
     """An evaluation as plain text: each scorer's means (the best per column marked *), the
     questions left out of them, then one row per question and scorer."""
-    from .evaluate import MEASURE_NAMES
-
     policy = evaluation["policy"]
     k = evaluation["k"]
     shown = " ".join(
@@ -179,12 +177,12 @@ def format_evaluation(evaluation: Evaluation) -> str:
         f"Policy:     {shown}",
         "",
         f"Means over {measured} question{'' if measured == 1 else 's'} with supporting records (* best in its column)",
-        f"{'Scorer':<10}" + "".join(f"{heading:>13}" for heading in MEASURE_NAMES.values()),
+        f"{'Scorer':<10}" + "".join(f"{heading:>13}" for heading in evaluation["measure_names"].values()),
     ]
     for scorer, means in evaluation["means"].items():
         cells = [
             "–" if means is None else f"{means[name]:.3f}{'*' if scorer in evaluation['best'][name] else ' '}"  # type: ignore[literal-required]
-            for name in MEASURE_NAMES
+            for name in evaluation["measure_names"]
         ]
         lines.append(f"{SCORER_NAMES[scorer]:<10}" + "".join(f"{cell:>13}" for cell in cells))
     for skipped in evaluation["unmeasured"]:

@@ -109,6 +109,7 @@ def evaluate(session: Session, policy: Policy) -> Evaluation:
     return {
         "policy": policy_dict(policy),
         "k": k,
+        "measure_names": dict(MEASURE_NAMES),
         "evaluation": rows,
         "means": means,
         "best": _best(means),

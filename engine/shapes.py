@@ -282,10 +282,12 @@ class Evaluation(TypedDict):
     question in store order, scorers in the field table's order; ``means`` each scorer's mean
     measures over the ``measured`` questions (None when there are none), ``best`` per measure
     the scorers whose mean is highest (all of them when tied, none when nothing is measured),
-    ``unmeasured`` the questions left out of the means with the reason."""
+    ``unmeasured`` the questions left out of the means with the reason; ``measure_names`` each
+    measure's column heading, in the order tables show them."""
 
     policy: dict[str, Any]
     k: int
+    measure_names: dict[str, str]
     evaluation: list[Evaluated]
     means: dict[str, Measures | None]
     best: dict[str, list[str]]

@@ -284,7 +284,7 @@ def test_cli_json_is_the_evaluation_object() -> None:
     done = cli("--evaluate", "--json", "--store", "all", "--previous-sessions", "--recency-weight", "0.5")
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
-    assert list(printed) == ["policy", "k", "evaluation", "means", "best", "measured", "unmeasured"]
+    assert list(printed) == ["policy", "k", "measure_names", "evaluation", "means", "best", "measured", "unmeasured"]
     assert printed == evaluated(STORE, {"store": "all", "previous_sessions": True, "recency_weight": 0.5})
     assert list(printed["evaluation"][0]) == [
         "question",

@@ -313,10 +313,12 @@
  * question in store order, scorers in the field table's order; `means` each scorer's mean
  * measures over the `measured` questions (None when there are none), `best` per measure
  * the scorers whose mean is highest (all of them when tied, none when nothing is measured),
- * `unmeasured` the questions left out of the means with the reason.
+ * `unmeasured` the questions left out of the means with the reason; `measure_names` each
+ * measure's column heading, in the order tables show them.
  * @typedef {object} Evaluation
  * @property {Policy} policy
  * @property {number} k
+ * @property {Record<string, string>} measure_names
  * @property {Evaluated[]} evaluation
  * @property {Record<string, Measures | null>} means
  * @property {Record<string, string[]>} best
@@ -579,6 +581,7 @@ export const SHAPE_KEYS = Object.freeze({
   "Evaluation": [
     "policy",
     "k",
+    "measure_names",
     "evaluation",
     "means",
     "best",
