@@ -203,7 +203,7 @@ test("an input change restarts the inspection once its answer is shown, and only
   assert.equal(changed.state.replayOnAnswer, true);
   const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9)), askedAt: 101 });
   assert.deepEqual(types(answered.effects), [
-    "show-result", "mark-shown", "restart-inspection", "show-baseline", "show-prediction", "measure", "write-address",
+    "show-result", "mark-shown", "show-scoreboard", "restart-inspection", "show-baseline", "show-prediction", "measure", "write-address",
   ]);
   assert.equal(answered.state.replayOnAnswer, false);
   // Python restarting recomputes the same policy: the inspection is not replayed for that.
@@ -552,8 +552,8 @@ test("the page runner keeps the state and handles an event raised by an effect a
   page.dispatch({ type: "controls-changed", policy: budget(9), at: 100 });
   assert.equal(page.state().policy.budget_words, 9);
   page.dispatch({ type: "answer", seq: page.state().sequence, answer: resultFor(budget(9)), askedAt: 101 });
-  assert.deepEqual(performed.slice(-8), [
-    "show-result", "mark-shown", "restart-inspection", "show-prediction", "show-baseline", "show-prediction", "measure", "write-address",
+  assert.deepEqual(performed.slice(-9), [
+    "show-result", "mark-shown", "show-scoreboard", "restart-inspection", "show-prediction", "show-baseline", "show-prediction", "measure", "write-address",
   ]);
 });
 

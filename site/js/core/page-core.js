@@ -105,6 +105,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "measure", start: number}
  *   | {type: "mark-asked", query: string}
  *   | {type: "mark-shown", query: string}
+ *   | {type: "show-scoreboard"}
  *   | {type: "write-address"}
  *   | {type: "write-controls", policy: Policy}
  *   | {type: "restart-inspection"}
@@ -443,7 +444,12 @@ function answer(state, { seq, answer, askedAt }) {
     /** @type {Result} */
     const shown = answer;
     const chosenId = shown.records.some((r) => r.id === state.chosenId) ? state.chosenId : defaultChoice(shown);
-    effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
+    effects.push(
+      { type: "show-result" },
+      { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) },
+      // The scoreboard measures the policy now shown, when the learner has asked for it.
+      { type: "show-scoreboard" },
+    );
     const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null, resumeStage: null }, false, effects);
     // A relaunch opens where the learner left; any other change replays the inspection.
     if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
