@@ -101,10 +101,17 @@ const evaluated = evaluations.map((/** @type {{store: string, policies: string[]
   const session = opening.session?.copy();
   opening.destroy();
   const evaluateJson = pyodide.pyimport("engine.evaluate").evaluate_json;
-  const replies = policies.map((policy) => evaluateJson.callKwargs(session, policy, { sweep }));
+  /** @type {number[]} */
+  const ms = [];
+  const replies = policies.map((policy) => {
+    const before = performance.now();
+    const reply = evaluateJson.callKwargs(session, policy, { sweep });
+    ms.push(performance.now() - before);
+    return reply;
+  });
   evaluateJson.destroy();
   session?.destroy();
-  return replies;
+  return { replies, ms };
 });
 const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
 process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, evaluations: evaluated, vectors, vectors_ms: vectorsMs }));

@@ -104,7 +104,8 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
             want.append(json.loads(opening.session.answer_json(policy, held)))
             held = want[-1].get("terms_key") or ""
         assert_same_result([json.loads(answer) for answer in got["answers"]], want)
-    for asked, replies in zip(evaluations_to_check(), output["evaluations"], strict=True):
+    for asked, evaluated in zip(evaluations_to_check(), output["evaluations"], strict=True):
+        replies = evaluated["replies"]
         session = engine.open_json(asked["store"]).session
         assert session is not None and len(replies) == len(asked["policies"])
         for policy, reply in zip(asked["policies"], replies, strict=True):
