@@ -182,13 +182,15 @@ class AskedToken:
 @dataclass(frozen=True)
 class EmbeddingScores:
     """A question against every record: each record's similarity and its per-token
-    contributions (in the order of ``tokens``), the question's tokens, the words it has no
+    contributions (in the order of ``tokens``), the question's tokens (``sequence``: every
+    occurrence, in reading order), the words it has no
     token for, ``‖Σv‖``, each token's neighbours and the question's place on the map.
 
     The closest record tokens are found on demand (``closest``) and kept here, with the
     token cosines they needed: a policy needs them only for the records it keeps in scope."""
 
     tokens: tuple[AskedToken, ...]
+    sequence: tuple[str, ...]
     unknown: tuple[str, ...]
     norm: float
     similarity: tuple[float, ...]
@@ -220,6 +222,7 @@ def score_question_embedding(vectors: StoreVectors, text: str) -> EmbeddingScore
     question = [x / norm for x in total] if norm else [0.0] * embedding.dims
     return EmbeddingScores(
         tokens=tokens,
+        sequence=tuple(embedding.token(piece.id) for piece in asked.pieces),
         unknown=tuple(text[piece.start : piece.end] for piece in asked.unknown),
         norm=norm,
         similarity=tuple(similarity),

@@ -19,13 +19,15 @@ import json
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from .bm25 import BM25Scores, record_lengths, score_question_bm25
+from .bm25 import BM25Scores, Shares, record_lengths, score_question_bm25, shares_within
 from .errors import InputError, error_result, internal_error
 from .fields import EMBEDDING_SCORERS, OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
 from .near_miss import NearMisses
+from .reading import piece_claims, word_claims
+from .scorers import SCORERS_BY_ID
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
 from .scope import Exclusion, ScopeChecker
@@ -38,8 +40,10 @@ from .shapes import (
     EmbeddingPart,
     ErrorResult,
     Head,
+    NearMiss,
     Opened,
     QuestionMap,
+    ReadingClaim,
     RecordResult,
     Result,
     Summary,
@@ -80,6 +84,7 @@ class _Decisions:
 
     tfidf: QuestionScores
     bm25: BM25Scores
+    shares: Shares
     meaning: EmbeddingScores | None
     rrf: tuple[float | None, ...] | None
     scoring: AnyScoring
@@ -117,8 +122,10 @@ class Session:
         self.index = build_index(tuple(record.text for record in store.records))
         self.scope = ScopeChecker(store)
         self.ids = [record.id for record in store.records]
+        self.positions = {rid: position for position, rid in enumerate(self.ids)}
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
+        self.tenants = [record.tenant for record in store.records]
         self.lengths = record_lengths(self.index)
         self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
         self._bm25: OrderedDict[tuple[str, float, float, bool], BM25Scores] = OrderedDict()
@@ -313,7 +320,9 @@ class Session:
         bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
-        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25)}
+        # BM25's divisor is the best among the tenant's own records: the tenant is a hard filter.
+        shares = shares_within(bm25.scores, self.tenants)
+        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25, shares.relative)}
         meaning: EmbeddingScores | None = None
         fusion: Fusion | None = None
         key = self._terms_key(policy)
@@ -327,7 +336,7 @@ class Session:
                 parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
             scorings["embedding"] = embedding_scoring(meaning, policy.min_similarity, parts)
             if policy.scorer == "hybrid":
-                fusion = self._keep(key, lambda: fuse(bm25, found, in_scope, policy.min_similarity, policy.rrf_k))
+                fusion = self._keep(key, lambda: fuse(bm25, shares.relative, found, in_scope, policy.min_similarity, policy.rrf_k))
                 scorings["hybrid"] = fusion.scoring
         scoring = scorings[policy.scorer]
         exclusions, candidates = self.scope.check_all(scoring.unmatched, policy)
@@ -343,6 +352,7 @@ class Session:
         return _Decisions(
             tfidf=tfidf,
             bm25=bm25,
+            shares=shares,
             meaning=meaning,
             rrf=None if fusion is None else fusion.rrf,
             scoring=scoring,
@@ -384,6 +394,7 @@ class Session:
     def _head(self, policy: Policy, d: _Decisions) -> Head:
         own = bool(policy.question_text)
         text = self._asked(policy)
+        near_misses = self._near_misses.of(d.tfidf.dropped) if d.tfidf.dropped else []
         return {
             "engine_version": __version__,
             "policy": policy_dict(policy),
@@ -393,16 +404,34 @@ class Session:
                 "own": own,
                 "terms": list(d.tfidf.terms),
                 "dropped_terms": list(d.tfidf.dropped),
-                "near_misses": self._near_misses.of(d.tfidf.dropped) if d.tfidf.dropped else [],
+                "near_misses": near_misses,
                 "stop_words": stop_words_in(text),
-                "best_bm25": max(d.bm25.scores, default=0.0),
+                "best_bm25": d.bm25.scores[best] if (best := d.shares.best.get(policy.tenant)) is not None else 0.0,
+                "best_bm25_record": None if best is None else self.ids[best],
                 "average_length": d.bm25.average_length,
+                "reading": self._reading(policy, d, text, near_misses),
                 "tokens": [] if d.meaning is None else _asked_tokens(d.meaning),
                 "unknown_tokens": [] if d.meaning is None else list(d.meaning.unknown),
                 "norm": None if d.meaning is None else d.meaning.norm,
                 "map": None if d.meaning is None else self._map(d.meaning),
             },
         }
+
+    def _reading(self, policy: Policy, d: _Decisions, text: str, near_misses: list[NearMiss]) -> list[ReadingClaim]:
+        """How the scorer in force reads the question: its exact words, its word pieces, or both."""
+        scorer = SCORERS_BY_ID[policy.scorer]
+        claims: list[ReadingClaim] = []
+        if scorer.words:
+            claims += word_claims(scorer, text, d.tfidf.terms, d.tfidf.dropped, stop_words_in(text), near_misses)
+        if scorer.pieces and d.meaning is not None:
+            top = None
+            # The per-piece parts are the embedding's own when it ranks (hybrid's are its fusion's).
+            if policy.scorer == "embedding" and d.ranked:
+                position = self.positions[d.ranked[0]]
+                parts = cast(tuple[EmbeddingPart, ...], d.scoring.parts[position])
+                top = (d.ranked[0], d.meaning.similarity[position], parts)
+            claims += piece_claims(d.meaning.sequence, d.meaning.unknown, top)
+        return claims
 
     def _map(self, meaning: EmbeddingScores) -> QuestionMap:
         plane = self._vectors().plane

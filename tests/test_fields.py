@@ -22,6 +22,13 @@ def test_the_generated_page_table_is_current() -> None:
     assert (ROOT / "site" / "js" / "core" / "tables.js").read_text(encoding="utf-8") == fields.tables_js(), REGENERATE
 
 
+def test_the_generated_scorer_table_is_current() -> None:
+    """site/js/core/scorers.js is exactly what engine/scorers.py generates."""
+    from engine.scorers import scorers_js
+
+    assert (ROOT / "site" / "js" / "core" / "scorers.js").read_text(encoding="utf-8") == scorers_js(), REGENERATE
+
+
 def test_the_store_schema_declares_the_policy_the_table_defines() -> None:
     schema = json.loads((FIXTURES / "store.schema.json").read_text(encoding="utf-8"))
     assert schema["$defs"]["policy"] == fields.policy_schema(), REGENERATE

@@ -247,12 +247,6 @@ export const FIELD_TABLE = Object.freeze([
   }
 ]);
 
-/** Each scorer's short name. */
-export const SCORER_NAMES = Object.freeze({"tfidf": "TF-IDF", "bm25": "BM25", "embedding": "Embedding", "hybrid": "Hybrid"});
-
-/** The scorer whose ranking is shown beside the policy's. */
-export const OTHER_SCORER = Object.freeze({"tfidf": "bm25", "bm25": "tfidf", "embedding": "bm25", "hybrid": "embedding"});
-
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({
   other_tenant: {"code": "other_tenant", "stage": 2, "label": "Other tenant", "glyph": "⊗", "tone": "bad"},
