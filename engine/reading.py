@@ -47,7 +47,9 @@ def word_claims(
             "terms",
             lexical,
             terms,
-            f"{name} reads the terms {_listed(terms)}." if terms else f"{name} finds no term of the question in any record.",
+            f"{name} reads the terms {_listed(terms)}."
+            if terms
+            else f"{name} finds no term of the question in any record.",
         )
     ]
     if dropped:
@@ -59,7 +61,10 @@ def word_claims(
         them = "it" if len(stop_words) == 1 else "them"
         claims.append(
             _claim(
-                "stop_words", lexical, stop_words, f"{name} drops the stop words {_listed(stop_words)}{also.format(them)}."
+                "stop_words",
+                lexical,
+                stop_words,
+                f"{name} drops the stop words {_listed(stop_words)}{also.format(them)}.",
             )
         )
     short = short_words(text)
@@ -75,7 +80,8 @@ def word_claims(
         )
     if near_misses:
         pairs = "; ".join(
-            f"“{miss['term']}” is not " + " or ".join(f"“{word}”" for word in miss["record_words"]) for miss in near_misses
+            f"“{miss['term']}” is not " + " or ".join(f"“{word}”" for word in miss["record_words"])
+            for miss in near_misses
         )
         claims.append(
             _claim(

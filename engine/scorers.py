@@ -43,12 +43,13 @@ class Scorer:
     ``words`` names the lexical scorer whose exact-word reading is in force (its own id,
     hybrid's BM25, or None when no word is matched exactly); ``pieces`` says the
     embedding's word-piece reading is in force. ``columns`` are the scores the CLI and
-    the records table show, the one in force first among equals; ``ranks`` the scorers
+    the records table show, the one blended (or fused) first; ``ranks`` the scorers
     whose rank each record shows, this one first; ``compared`` the one its rank mark
     (▲▼) compares with. ``relevance`` names what is blended with recency, ``formula``
     and ``normaliser`` say how it is made, ``breakdown`` names the page's view of it
     (``site/js/views/breakdown-<name>.js``), ``unmatched`` what drops a record at
-    ranking, and ``vectors`` whether it reads the static embedding's vectors.
+    ranking, ``intro`` how it matches a record, ``ranking`` what the ranking stage does
+    under it, and ``vectors`` whether it reads the static embedding's vectors.
     """
 
     id: str
@@ -65,6 +66,7 @@ class Scorer:
     breakdown: str
     unmatched: str
     intro: str
+    ranking: str
     vectors: bool
 
     @property
@@ -97,6 +99,7 @@ SCORERS: tuple[Scorer, ...] = (
         breakdown="cosine",
         unmatched="with no shared terms",
         intro="TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
+        ranking="records still in scope get their TF-IDF cosine and blended score; a record sharing no term with the question drops out here.",
         vectors=False,
     ),
     Scorer(
@@ -115,6 +118,7 @@ SCORERS: tuple[Scorer, ...] = (
         breakdown="bm25",
         unmatched="with no shared terms",
         intro="BM25: the words it shares with the question, repeats counting ever less and long records discounted",
+        ranking="records still in scope get their BM25, its share of the tenant's best, and their blended score; a record sharing no term with the question drops out here.",
         vectors=False,
     ),
     Scorer(
@@ -127,13 +131,13 @@ SCORERS: tuple[Scorer, ...] = (
         ranks=("embedding", "bm25", "tfidf"),
         compared="bm25",
         relevance="similarity",
-        formula="similarity = cosine of the mean word-piece vectors = Σ over question pieces of "
-        "count × v·d̂ / ‖Σv‖",
+        formula="similarity = cosine of the mean word-piece vectors = Σ over question pieces of count × v·d̂ / ‖Σv‖",
         normaliser="max(0, similarity)",
         breakdown="embedding",
         unmatched="under the minimum similarity",
         intro="a static embedding: how close its meaning is to the question's, "
         "from fixed word-piece vectors, whatever the spelling",
+        ranking="records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.",
         vectors=True,
     ),
     Scorer(
@@ -142,7 +146,7 @@ SCORERS: tuple[Scorer, ...] = (
         name="Hybrid",
         words="bm25",
         pieces=True,
-        columns=("bm25", "similarity", "rrf"),
+        columns=("rrf", "bm25", "similarity"),
         ranks=("hybrid", "bm25", "embedding"),
         compared="embedding",
         relevance="fused share",
@@ -151,6 +155,7 @@ SCORERS: tuple[Scorer, ...] = (
         breakdown="fusion",
         unmatched="in neither ranking",
         intro="hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
+        ranking="records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.",
         vectors=True,
     ),
 )
@@ -198,6 +203,7 @@ def scorer_rows() -> list[dict[str, Any]]:
             "breakdown": s.breakdown,
             "unmatched": s.unmatched,
             "intro": s.intro,
+            "ranking": s.ranking,
             "vectors": s.vectors,
             "recencyHint": s.recency_hint,
         }
@@ -222,12 +228,14 @@ def scorers_js() -> str:
         " * @property {boolean} pieces  whether the embedding's word pieces are read\n"
         " * @property {ColumnId[]} columns\n * @property {Scorer[]} ranks\n * @property {Scorer} compared\n"
         " * @property {string} relevance\n * @property {string} formula\n * @property {string} normaliser\n"
-        " * @property {string} breakdown\n * @property {string} unmatched\n * @property {string} intro\n"
+        " * @property {string} breakdown\n * @property {string} unmatched\n * @property {string} intro\n * @property {string} ranking\n"
         " * @property {boolean} vectors\n * @property {string} recencyHint\n */\n\n"
         "/** @type {Readonly<Record<Scorer, ScorerRow>>} */\n"
         f"export const SCORERS = Object.freeze({dump(rows, ensure_ascii=False, indent=2)});\n\n"
         "/** @type {Readonly<Record<ColumnId, {id: ColumnId, header: string, places: number}>>} */\n"
         f"export const COLUMNS = Object.freeze({dump(columns, ensure_ascii=False, indent=2)});\n\n"
+        "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
+        f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"
         "/** The scorers that read the static embedding's vectors. @type {readonly Scorer[]} */\n"
         f"export const VECTOR_SCORERS = Object.freeze({dump(list(EMBEDDING_SCORERS))});\n\n"
         "/** The scorer's row. @param {string} scorer @returns {ScorerRow} */\n"

@@ -26,11 +26,11 @@ from .errors import InputError, error_result, internal_error
 from .fields import EMBEDDING_SCORERS, OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
 from .near_miss import NearMisses
-from .reading import piece_claims, word_claims
-from .scorers import SCORERS_BY_ID
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
+from .reading import piece_claims, word_claims
 from .scope import Exclusion, ScopeChecker
+from .scorers import SCORERS_BY_ID
 from .scoring import AnyScoring, Fusion, blend, bm25_scoring, embedding_scoring, fuse, recency, tfidf_scoring
 from .shapes import (
     Answer,
@@ -336,7 +336,9 @@ class Session:
                 parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
             scorings["embedding"] = embedding_scoring(meaning, policy.min_similarity, parts)
             if policy.scorer == "hybrid":
-                fusion = self._keep(key, lambda: fuse(bm25, shares.relative, found, in_scope, policy.min_similarity, policy.rrf_k))
+                fusion = self._keep(
+                    key, lambda: fuse(bm25, shares.relative, found, in_scope, policy.min_similarity, policy.rrf_k)
+                )
                 scorings["hybrid"] = fusion.scoring
         scoring = scorings[policy.scorer]
         exclusions, candidates = self.scope.check_all(scoring.unmatched, policy)

@@ -131,7 +131,10 @@ def test_the_policy_line_names_the_question_actually_asked() -> None:
     assert "question=" not in policy.replace("question_text=", "")
     assert 'question_text="Which deploy did not fail?"' in policy
     assert "Question: Which deploy did not fail? (your own question)" in own
-    assert "TF-IDF matches only exact words, with no stemming: “deploy” is not “deployment”; “fail” is\n          not “failed”." in own
+    assert (
+        "TF-IDF matches only exact words, with no stemming: “deploy” is not “deployment”; “fail” is\n          not “failed”."
+        in own
+    )
     fixed = cli("--question", "timeout-incident").stdout
     assert "Policy:   question=timeout-incident tenant=team-a" in fixed and "no stemming" not in fixed
     # Under the embedding no word is matched exactly, so the hint is not given.

@@ -39,6 +39,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {Policy} policy              the policy asked for last (the controls)
  * @property {Result} shown               the result every view shows
  * @property {string} chosenId            the record whose score is explained
+ * @property {Choice} choice               why it is that record (followChoice)
  * @property {number} page                which page of records the views show
  * @property {number} sequence            the latest request's number; only its answer is shown
  * @property {number | null} inputAt      when the control change being answered happened
@@ -138,7 +139,32 @@ export function labelsOf(store) {
 
 /** The record whose score is explained first: the top of the tray, else of the ranking. */
 export function defaultChoice(/** @type {Result} */ result) {
-  return result.selected[0] ?? result.ranked[0] ?? result.records[0].id;
+  return result.ranked[0] ?? result.records[0].id;
+}
+
+/**
+ * Why the breakdown shows its record: ``picked`` when the learner chose it, and
+ * ``displaced`` the learner's pick that the last answer no longer ranks (the breakdown
+ * then shows the top of the ranking and says so).
+ * @typedef {{picked: boolean, displaced: string | null}} Choice
+ */
+
+/** @type {Choice} */
+export const NO_CHOICE = Object.freeze({ picked: false, displaced: null });
+
+/**
+ * The record the breakdown shows after an answer: the learner's pick while the answer still
+ * ranks it, otherwise the top-ranked record (or, when nothing is ranked, the record shown
+ * before if the store still has it), with why.
+ * @param {Result} result @param {string} chosenId @param {Choice} choice
+ * @returns {{chosenId: string, choice: Choice}}
+ */
+export function followChoice(result, chosenId, choice) {
+  if (choice.picked && result.ranked.includes(chosenId)) return { chosenId, choice: { picked: true, displaced: null } };
+  const top = result.ranked[0];
+  if (top) return { chosenId: top, choice: { picked: false, displaced: choice.picked ? chosenId : null } };
+  const kept = result.records.some((r) => r.id === chosenId) ? chosenId : result.records[0].id;
+  return { chosenId: kept, choice: NO_CHOICE };
 }
 
 /**
@@ -166,6 +192,7 @@ export function initialState({ boot, remembered, search, notes }) {
     // The views hold the build's result for the site's own store until Python answers.
     shown: boot.result,
     chosenId: defaultChoice(boot.result),
+    choice: NO_CHOICE,
     page: 0,
     sequence: 0,
     inputAt: null,
@@ -255,7 +282,7 @@ export function update(state, event) {
     case "store-switched":
       return switchStore(state, event);
     case "choose-record":
-      return { state: { ...state, chosenId: event.id }, effects: [{ type: "show-chosen" }] };
+      return { state: { ...state, chosenId: event.id, choice: { picked: true, displaced: null } }, effects: [{ type: "show-chosen" }] };
     case "turn-page": {
       const pages = Math.ceil(state.shown.records.length / PAGE_SIZE);
       const page = Math.min(pages - 1, Math.max(0, state.page + event.step));
@@ -442,9 +469,9 @@ function answer(state, { seq, answer, askedAt }) {
     }
     /** @type {Result} */
     const shown = answer;
-    const chosenId = shown.records.some((r) => r.id === state.chosenId) ? state.chosenId : defaultChoice(shown);
+    const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);
     effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
-    const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null, resumeStage: null }, false, effects);
+    const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, resumeStage: null }, false, effects);
     // A relaunch opens where the learner left; any other change replays the inspection.
     if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
     else if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });

@@ -20,6 +20,7 @@
  * @property {string} breakdown
  * @property {string} unmatched
  * @property {string} intro
+ * @property {string} ranking
  * @property {boolean} vectors
  * @property {string} recencyHint
  */
@@ -48,6 +49,7 @@ export const SCORERS = Object.freeze({
     "breakdown": "cosine",
     "unmatched": "with no shared terms",
     "intro": "TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
+    "ranking": "records still in scope get their TF-IDF cosine and blended score; a record sharing no term with the question drops out here.",
     "vectors": false,
     "recencyHint": "0 ranks on cosine alone, 1 on recency alone"
   },
@@ -73,6 +75,7 @@ export const SCORERS = Object.freeze({
     "breakdown": "bm25",
     "unmatched": "with no shared terms",
     "intro": "BM25: the words it shares with the question, repeats counting ever less and long records discounted",
+    "ranking": "records still in scope get their BM25, its share of the tenant's best, and their blended score; a record sharing no term with the question drops out here.",
     "vectors": false,
     "recencyHint": "0 ranks on relative BM25 alone, 1 on recency alone"
   },
@@ -98,6 +101,7 @@ export const SCORERS = Object.freeze({
     "breakdown": "embedding",
     "unmatched": "under the minimum similarity",
     "intro": "a static embedding: how close its meaning is to the question's, from fixed word-piece vectors, whatever the spelling",
+    "ranking": "records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.",
     "vectors": true,
     "recencyHint": "0 ranks on similarity alone, 1 on recency alone"
   },
@@ -109,9 +113,9 @@ export const SCORERS = Object.freeze({
     "words": "bm25",
     "pieces": true,
     "columns": [
+      "rrf",
       "bm25",
-      "similarity",
-      "rrf"
+      "similarity"
     ],
     "ranks": [
       "hybrid",
@@ -125,6 +129,7 @@ export const SCORERS = Object.freeze({
     "breakdown": "fusion",
     "unmatched": "in neither ranking",
     "intro": "hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
+    "ranking": "records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.",
     "vectors": true,
     "recencyHint": "0 ranks on fused share alone, 1 on recency alone"
   }
@@ -153,6 +158,9 @@ export const COLUMNS = Object.freeze({
     "places": 4
   }
 });
+
+/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */
+export const SHARED_INDEX = "idf counts every record of the store, whatever its tenant, as one index shared by the tenants does: that is how a shared index leaks term statistics from one tenant to another";
 
 /** The scorers that read the static embedding's vectors. @type {readonly Scorer[]} */
 export const VECTOR_SCORERS = Object.freeze(["embedding", "hybrid"]);
