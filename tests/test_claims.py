@@ -127,6 +127,7 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
             assert parts is not None and parts["record"] == result["ranked"][0]
             row = next(r for r in result["records"] if r["id"] == parts["record"])
             assert row["rank"] == 1
+            assert row["similarity"] is not None
             assert math.isclose(math.fsum(parts["values"]), row["similarity"], abs_tol=1e-12)
             assert parts["items"] == list(dict.fromkeys(pieces))
             assert f"similarity {row['similarity']:.3f}" in parts["text"]
@@ -185,7 +186,7 @@ def check_cli(result: Result) -> None:
         cells = rows[r["id"]]
         width = len(scorer.columns)
         for column, cell in zip(scorer.columns, cells[2 : 2 + width], strict=True):
-            value = r[column]  # type: ignore[literal-required]
+            value = r[column]
             assert cell == ("–" if value is None else f"{value:.{COLUMNS[column].places}f}")
         assert cells[2 + width] == f"{r['score']:.3f}"
         for name, cell in zip(scorer.ranks, cells[3 + width : 3 + width + len(names)], strict=True):
@@ -201,7 +202,8 @@ def rendered(views: list[dict[str, Any]]) -> list[dict[str, str]]:
         text=True,
         check=True,
     )
-    return json.loads(out.stdout)
+    views: list[dict[str, str]] = json.loads(out.stdout)
+    return views
 
 
 def plain(markup: str) -> str:
@@ -238,6 +240,7 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
         assert f"({q['best_bm25_record']}), = {record['relevance']:.4f}" in breakdown
     if scorer.id == "embedding" and record["terms"] and result["question"]["norm"]:
         similarity = record["similarity"]
+        assert similarity is not None
         total = math.fsum(part["contribution"] for part in record["terms"])  # type: ignore[typeddict-item]
         assert math.isclose(total, similarity, abs_tol=1e-12)
         sign = "≥" if similarity >= result["policy"]["min_similarity"] else "<"
@@ -271,11 +274,12 @@ def test_every_claim_agrees_with_the_numbers(index: int) -> None:
 
 def test_the_pages_views_agree_with_the_numbers() -> None:
     """The page's views of every case, rendered under Node, for the top record and for a record picked by hand."""
-    views, expected = [], []
+    views: list[dict[str, Any]] = []
+    expected: list[tuple[Result, str, bool]] = []
     rng = random.Random(5)
     for index in range(len(CASES)):
         result = answer(index)
-        picked = rng.choice(result["records"])["id"]
+        hand = rng.choice(result["records"])["id"]
         top = result["ranked"][0] if result["ranked"] else result["records"][0]["id"]
         for chosen, choice in (
             (top, {"picked": False, "displaced": None}),
@@ -283,5 +287,5 @@ def test_the_pages_views_agree_with_the_numbers() -> None:
         ):
             views.append({"result": result, "chosenId": chosen, "choice": choice})
             expected.append((result, chosen, choice["picked"]))
-    for (result, chosen, picked), markup in zip(expected, rendered(views), strict=True):
-        check_page(result, markup, chosen, picked)
+    for (result, chosen, was_picked), markup in zip(expected, rendered(views), strict=True):
+        check_page(result, markup, chosen, was_picked)
