@@ -241,7 +241,7 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
     if scorer.id == "embedding" and record["terms"] and result["question"]["norm"]:
         similarity = record["similarity"]
         assert similarity is not None
-        total = math.fsum(part["contribution"] for part in record["terms"])  # type: ignore[typeddict-item]
+        total = math.fsum(part["contribution"] for part in record["terms"])
         assert math.isclose(total, similarity, abs_tol=1e-12)
         sign = "≥" if similarity >= result["policy"]["min_similarity"] else "<"
         assert f"Similarity {similarity:.4f} {sign} the minimum" in breakdown
@@ -281,11 +281,8 @@ def test_the_pages_views_agree_with_the_numbers() -> None:
         result = answer(index)
         hand = rng.choice(result["records"])["id"]
         top = result["ranked"][0] if result["ranked"] else result["records"][0]["id"]
-        for chosen, choice in (
-            (top, {"picked": False, "displaced": None}),
-            (picked, {"picked": True, "displaced": None}),
-        ):
-            views.append({"result": result, "chosenId": chosen, "choice": choice})
-            expected.append((result, chosen, choice["picked"]))
+        for chosen, by_hand in ((top, False), (hand, True)):
+            views.append({"result": result, "chosenId": chosen, "choice": {"picked": by_hand, "displaced": None}})
+            expected.append((result, chosen, by_hand))
     for (result, chosen, was_picked), markup in zip(expected, rendered(views), strict=True):
         check_page(result, markup, chosen, was_picked)
