@@ -202,8 +202,8 @@ def rendered(views: list[dict[str, Any]]) -> list[dict[str, str]]:
         text=True,
         check=True,
     )
-    views: list[dict[str, str]] = json.loads(out.stdout)
-    return views
+    markup: list[dict[str, str]] = json.loads(out.stdout)
+    return markup
 
 
 def plain(markup: str) -> str:
