@@ -147,19 +147,10 @@ class StaticEmbedding:
     @classmethod
     def _read(cls, file: io.BufferedIOBase, size: int) -> StaticEmbedding:
         """Parse and check a vector file of ``size`` bytes, read from its start."""
-        start = file.read(8)
-        if len(start) < 8 or start[:4] != MAGIC:
-            raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
-        (header_length,) = struct.unpack_from("<I", start, 4)
-        if 8 + header_length > size:
-            raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
-        try:
-            header = json.loads(file.read(header_length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+        header, vocabulary_start = read_header(file, size)
         _check_header(header)
         n, d, k = header["tokens"], header["dims"], header["neighbours"]
-        expected = 8 + header_length + header["vocab_bytes"] + 4 * n + n * d + 2 * n * k
+        expected = vocabulary_start + header["vocab_bytes"] + 4 * n + n * d + 2 * n * k
         if size != expected:
             raise VectorFileError(
                 f"the file is {size} bytes, but its header ({n} tokens of {d} dimensions, {k} neighbours each, "
@@ -260,6 +251,22 @@ class StaticEmbedding:
         k = self.neighbour_count
         ids = self._neighbours[token_id * k : (token_id + 1) * k]
         return tuple(Near(other, self.token(other), self.token_cosine(token_id, other)) for other in ids)
+
+
+def read_header(file: io.BufferedIOBase, size: int) -> tuple[Any, int]:
+    """The JSON header of a vector file of ``size`` bytes, read from its start (not checked
+    further), and where the vocabulary after it starts."""
+    start = file.read(8)
+    if len(start) < 8 or start[:4] != MAGIC:
+        raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
+    (header_length,) = struct.unpack_from("<I", start, 4)
+    if 8 + header_length > size:
+        raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
+    try:
+        header = json.loads(file.read(header_length).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+    return header, 8 + header_length
 
 
 def _check_header(header: Any) -> None:

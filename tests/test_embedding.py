@@ -27,7 +27,7 @@ from engine.plane import principal_plane
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 from harness import ROOT
 from harness.meaning import closest_tokens, cosine, parts
-from harness.rwse import bert_tokenizer, dequantised, write_rwse
+from harness.rwse import bert_tokenizer, read_rwse, write_rwse
 from harness.tokenizer_json import wordpiece_from_tokenizer_json
 
 REAL_VECTORS = ROOT / "embedding" / "minilm-static.rwse"
@@ -50,7 +50,7 @@ HAND = StaticEmbedding.from_bytes(hand_file())
 
 def oracle(data: bytes, tokenizer: Tokenizer, max_length: int | None = DEFAULT_MAX_LENGTH) -> StaticModel:
     """model2vec's StaticModel over the file's vectors, dequantised in float32."""
-    return StaticModel(vectors=dequantised(data), tokenizer=tokenizer, normalize=True, max_length=max_length)
+    return StaticModel(vectors=read_rwse(data).vectors, tokenizer=tokenizer, normalize=True, max_length=max_length)
 
 
 def test_hand_checked_vectors() -> None:
@@ -308,7 +308,7 @@ def test_long_texts_on_the_shipped_file_are_cut_as_model2vec_cuts_them() -> None
     """
     ours, _, tokenizer = real()
     model = StaticModel(
-        vectors=dequantised(REAL_VECTORS.read_bytes()).astype(np.float64), tokenizer=tokenizer, normalize=True
+        vectors=read_rwse(REAL_VECTORS.read_bytes()).vectors.astype(np.float64), tokenizer=tokenizer, normalize=True
     )
     for text in ("servers live " * 400, "é " * 2000, "日本" * 1000, "x" * 5000, "deployment, " * 300 + "cat " * 300):
         embedded = ours.embed(text)

@@ -23,7 +23,7 @@ from engine.plane import MAP_SAMPLE
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 from harness import ROOT
 from harness.fixtures import FIXTURES, load_json
-from harness.rwse import dequantised, write_rwse
+from harness.rwse import read_rwse, write_rwse
 
 # Two dimensions, scale 0.5, so every vector is exact: car (1, 0), vehicle (1, 0.5), red
 # (0, 1), blue (0, -1), ##s (0.5, 0.5), the (0, 0).
@@ -297,7 +297,7 @@ def test_similarity_equals_model2vec_on_the_shipped_vectors() -> None:
 
     data = REAL_VECTORS.read_bytes()
     tokenizer = Tokenizer.from_file(str(ROOT / "embedding" / "tokenizer.json"))
-    model = StaticModel(vectors=dequantised(data), tokenizer=tokenizer, normalize=True)
+    model = StaticModel(vectors=read_rwse(data).vectors, tokenizer=tokenizer, normalize=True)
     for store_file in ("store.json", "support-store.json"):
         store = load_json(FIXTURES / store_file)
         texts = [r["text"] for r in store["records"]]
