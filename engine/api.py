@@ -65,7 +65,7 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    from . import semantic  # noqa: F401  (it imports embedding and wordpiece)
+    from . import semantic  # noqa: F401  (it imports embedding, floats, packing, plane and wordpiece)
 
 
 def load_embedding(path: str) -> str:

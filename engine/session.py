@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .bm25 import BM25Scores, Shares, record_lengths, score_question_bm25, shares_within
 from .errors import InputError, error_result, internal_error
@@ -29,6 +28,7 @@ from .near_miss import NearMisses
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
 from .reading import piece_claims, word_claims
+from .recent import Recent
 from .scope import Exclusion, ScopeChecker
 from .scorers import SCORERS_BY_ID
 from .scoring import AnyScoring, Fusion, blend, bm25_scoring, embedding_scoring, fuse, recency, tfidf_scoring
@@ -63,8 +63,6 @@ dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 # Questions whose scores (and encoded per-record parts) a session keeps: a learner
 # goes back and forth between a few, and each costs a pass over every record.
 _QUESTIONS_KEPT = 8
-
-_Kept = TypeVar("_Kept")
 
 
 def _matched(position: int) -> Exclusion | None:
@@ -127,22 +125,17 @@ class Session:
         self.recency = [recency(record.age_hours) for record in store.records]
         self.tenants = [record.tenant for record in store.records]
         self.lengths = record_lengths(self.index)
-        self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
-        self._bm25: OrderedDict[tuple[str, float, float, bool], BM25Scores] = OrderedDict()
-        self._encoded: dict[str, str] = {}
+        self._scores: Recent[str, QuestionScores] = Recent(_QUESTIONS_KEPT)
+        self._bm25: Recent[tuple[str, float, float, bool], BM25Scores] = Recent(_QUESTIONS_KEPT)
+        # The per-term parts of every record as JSON text, by terms key.
+        self._encoded: Recent[str, str] = Recent(_QUESTIONS_KEPT)
         self._embedding = embedding
         self._vectors_source = vectors
         self._store_vectors: StoreVectors | None = None
-        self._meaning: OrderedDict[str, EmbeddingScores] = OrderedDict()
-        self._kept: OrderedDict[str, Any] = OrderedDict()
-
-    def use_embedding(self, embedding: StaticEmbedding) -> None:
-        """Read the embedding and hybrid scorers' vectors from ``embedding`` from now on."""
-        self._embedding = embedding
-        self._store_vectors = None
-        self._meaning.clear()
-        self._kept.clear()
-        self._encoded.clear()
+        self._meaning: Recent[str, EmbeddingScores] = Recent(_QUESTIONS_KEPT)
+        # An embedding answer's parts or a hybrid answer's fusion, by terms key: a policy
+        # change that keeps the question and the scope needs nothing made again.
+        self._kept: Recent[str, Any] = Recent(_QUESTIONS_KEPT)
 
     # ------------------------------------------------------------ the two shapes
 
@@ -219,29 +212,15 @@ class Session:
 
     def _question(self, text: str) -> QuestionScores:
         """A question's scores against every record, kept for the last few questions."""
-        scores = self._scores.get(text)
-        if scores is None:
-            scores = self._scores[text] = score_question(self.index, text)
-            if len(self._scores) > _QUESTIONS_KEPT:
-                self._scores.popitem(last=False)
-        else:
-            self._scores.move_to_end(text)
-        return scores
+        return self._scores.get(text, lambda: score_question(self.index, text))
 
     def _question_bm25(self, text: str, k1: float, b: float, *, with_parts: bool) -> BM25Scores:
         """A question's BM25 against every record, kept like ``_question``'s scores; its
         per-term parts only when BM25 ranks (beside TF-IDF, its scores suffice)."""
-        key = (text, k1, b, with_parts)
-        scores = self._bm25.get(key)
-        if scores is None:
-            scores = self._bm25[key] = score_question_bm25(
-                self.index, self.lengths, text, k1=k1, b=b, with_parts=with_parts
-            )
-            if len(self._bm25) > _QUESTIONS_KEPT:
-                self._bm25.popitem(last=False)
-        else:
-            self._bm25.move_to_end(key)
-        return scores
+        return self._bm25.get(
+            (text, k1, b, with_parts),
+            lambda: score_question_bm25(self.index, self.lengths, text, k1=k1, b=b, with_parts=with_parts),
+        )
 
     def _asked(self, policy: Policy) -> str:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
@@ -249,16 +228,13 @@ class Session:
 
     def _question_embedding(self, text: str) -> EmbeddingScores:
         """A question's embedding scores against every record, kept like ``_question``'s."""
-        scores = self._meaning.get(text)
-        if scores is None:
+
+        def make() -> EmbeddingScores:
             from .semantic import score_question_embedding
 
-            scores = self._meaning[text] = score_question_embedding(self._vectors(), text)
-            if len(self._meaning) > _QUESTIONS_KEPT:
-                self._meaning.popitem(last=False)
-        else:
-            self._meaning.move_to_end(text)
-        return scores
+            return score_question_embedding(self._vectors(), text)
+
+        return self._meaning.get(text, make)
 
     def _vectors(self) -> StoreVectors:
         """Every record's vector and the store's map, made the first time a policy needs them."""
@@ -273,18 +249,6 @@ class Session:
 
             self._store_vectors = store_vectors(self._embedding, [record.text for record in self.store.records])
         return self._store_vectors
-
-    def _keep(self, key: str, make: Callable[[], _Kept]) -> _Kept:
-        """What ``make`` gives for a terms key, kept for the last few keys (a policy change
-        that keeps the question and the scope needs nothing made again)."""
-        if key in self._kept:
-            self._kept.move_to_end(key)
-            kept: _Kept = self._kept[key]
-            return kept
-        made = self._kept[key] = make()
-        if len(self._kept) > _QUESTIONS_KEPT:
-            self._kept.popitem(last=False)
-        return made
 
     def _terms_key(self, policy: Policy) -> str:
         """What the per-term parts depend on: the store, the question's text, and for BM25
@@ -301,15 +265,6 @@ class Session:
                 scope += [policy.bm25_k1, policy.bm25_b, policy.min_similarity, policy.rrf_k]
             return f"{self.name}\x1f{policy.scorer}:{json.dumps(scope)}:{text}"
         return f"{self.name}:{text}"
-
-    def _encoded_terms(self, key: str, d: _Decisions) -> str:
-        """The per-term parts of every record as JSON text, encoded once per question."""
-        encoded = self._encoded.get(key)
-        if encoded is None:
-            encoded = self._encoded[key] = dumps(d.scoring.parts)
-            if len(self._encoded) > _QUESTIONS_KEPT:
-                del self._encoded[next(iter(self._encoded))]
-        return encoded
 
     def _decide(self, policy: Policy) -> _Decisions:
         """What a policy decides for every record: read the question under each scorer,
@@ -333,10 +288,10 @@ class Session:
             in_scope = self.scope.check_all(_matched, policy)[1]
             parts: tuple[tuple[EmbeddingPart, ...], ...] = ((),) * len(self.ids)
             if policy.scorer == "embedding":
-                parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
+                parts = self._kept.get(key, lambda: _embedding_parts(vectors, found, in_scope))
             scorings["embedding"] = embedding_scoring(meaning, policy.min_similarity, parts)
             if policy.scorer == "hybrid":
-                fusion = self._keep(
+                fusion = self._kept.get(
                     key, lambda: fuse(bm25, shares.relative, found, in_scope, policy.min_similarity, policy.rrf_k)
                 )
                 scorings["hybrid"] = fusion.scoring
@@ -489,7 +444,7 @@ class Session:
         d = self._decide(policy)
         columns = self._columns(policy, d)
         key = columns["terms_key"]
-        terms = "null" if have_terms == key else self._encoded_terms(key, d)
+        terms = "null" if have_terms == key else self._encoded.get(key, lambda: dumps(d.scoring.parts))
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
 
 
