@@ -8,6 +8,7 @@ from engine.fields import policy_schema, tables_js
 from engine.scorers import scorers_js
 
 from .paths import SCORERS_JS, SHAPES_JS, STORE_SCHEMA, TABLES_JS
+from .readme import write_readme
 from .shapes_js import shapes_js
 
 
@@ -16,6 +17,7 @@ def write_tables() -> None:
     TABLES_JS.write_text(tables_js(), encoding="utf-8")
     SCORERS_JS.write_text(scorers_js(), encoding="utf-8")
     SHAPES_JS.write_text(shapes_js(), encoding="utf-8")
+    write_readme()
     # The policy is the schema's last definition: its block is replaced as text, so the
     # hand-kept layout of the rest of the file stays as it is.
     text = STORE_SCHEMA.read_text(encoding="utf-8")
