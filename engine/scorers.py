@@ -49,7 +49,9 @@ class Scorer:
     and ``normaliser`` say how it is made, ``breakdown`` names the page's view of it
     (``site/js/views/breakdown-<name>.js``), ``unmatched`` what drops a record at
     ranking, ``intro`` how it matches a record, ``ranking`` what the ranking stage does
-    under it, and ``vectors`` whether it reads the static embedding's vectors.
+    under it, ``vectors`` whether it reads the static embedding's vectors, and ``parts_depend_on`` the policy
+    fields its per-record parts (the ones its breakdown view shows) depend on besides the
+    question: an answer names them in its terms key, so the page never reuses stale parts.
     """
 
     id: str
@@ -68,6 +70,7 @@ class Scorer:
     intro: str
     ranking: str
     vectors: bool
+    parts_depend_on: tuple[str, ...]
 
     @property
     def reads(self) -> Literal["words", "pieces", "both"]:
@@ -81,6 +84,10 @@ class Scorer:
         """The recency weight's two ends, in this scorer's words."""
         return f"0 ranks on {self.relevance} alone, 1 on recency alone"
 
+
+# The scope's settings: the embedding finds a record's closest tokens only for records in
+# scope, and hybrid fuses rankings of the records in scope.
+SCOPE_FIELDS = ("tenant", "store", "previous_sessions", "max_age_hours", "latest_per_key")
 
 SCORERS: tuple[Scorer, ...] = (
     Scorer(
@@ -101,6 +108,7 @@ SCORERS: tuple[Scorer, ...] = (
         intro="TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
         ranking="records still in scope get their TF-IDF cosine and blended score; a record sharing no term with the question drops out here.",
         vectors=False,
+        parts_depend_on=(),
     ),
     Scorer(
         id="bm25",
@@ -120,6 +128,7 @@ SCORERS: tuple[Scorer, ...] = (
         intro="BM25: the words it shares with the question, repeats counting ever less and long records discounted",
         ranking="records still in scope get their BM25, its share of the tenant's best, and their blended score; a record sharing no term with the question drops out here.",
         vectors=False,
+        parts_depend_on=("bm25_k1", "bm25_b"),
     ),
     Scorer(
         id="embedding",
@@ -139,6 +148,7 @@ SCORERS: tuple[Scorer, ...] = (
         "from fixed word-piece vectors, whatever the spelling",
         ranking="records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.",
         vectors=True,
+        parts_depend_on=SCOPE_FIELDS,
     ),
     Scorer(
         id="hybrid",
@@ -157,6 +167,7 @@ SCORERS: tuple[Scorer, ...] = (
         intro="hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
         ranking="records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.",
         vectors=True,
+        parts_depend_on=(*SCOPE_FIELDS, "bm25_k1", "bm25_b", "min_similarity", "rrf_k"),
     ),
 )
 

@@ -73,7 +73,8 @@ def _matched(position: int) -> Exclusion | None:
 @dataclass(frozen=True)
 class _Decisions:
     """What one policy decides for every record, in store order. ``scoring`` is the
-    policy scorer's reading of the question (each record's relevance and parts), ``score``
+    policy scorer's reading of the question (each record's relevance and parts), ``scorings`` every
+    scorer's computed for the answer, ``score``
     its blend with recency; ``rank`` places the candidates under the policy's scorer and
     ``other_rank`` under the other one, ``ranks`` under each scorer computed. ``tfidf``
     and ``bm25`` are the question's two lexical scores, which every answer shows;
@@ -86,6 +87,7 @@ class _Decisions:
     meaning: EmbeddingScores | None
     rrf: tuple[float | None, ...] | None
     scoring: AnyScoring
+    scorings: dict[str, AnyScoring]
     score: list[float]
     outcome: list[str]
     reason: list[str]
@@ -251,20 +253,17 @@ class Session:
         return self._store_vectors
 
     def _terms_key(self, policy: Policy) -> str:
-        """What the per-term parts depend on: the store, the question's text, and for BM25
-        its k1 and b. An embedding's parts depend on the scope too (the closest tokens are
-        found for the records in scope only), and hybrid's on every setting of the two
-        rankings it fuses. The separator after such a key's store name is a control
-        character, which no store name holds, so the kinds of key never meet."""
+        """What the per-term parts depend on: the store, the question's text, and the
+        settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
+        embedding's scope, every setting of the two rankings hybrid fuses). The separator
+        after such a key's store name is a control character, which no store name holds,
+        so the kinds of key never meet."""
         text = self._asked(policy)
-        if policy.scorer == "bm25":
-            return f"{self.name}\x1fbm25:{policy.bm25_k1!r}:{policy.bm25_b!r}:{text}"
-        if policy.scorer in EMBEDDING_SCORERS:
-            scope = [policy.tenant, policy.store, policy.previous_sessions, policy.max_age_hours, policy.latest_per_key]
-            if policy.scorer == "hybrid":
-                scope += [policy.bm25_k1, policy.bm25_b, policy.min_similarity, policy.rrf_k]
-            return f"{self.name}\x1f{policy.scorer}:{json.dumps(scope)}:{text}"
-        return f"{self.name}:{text}"
+        depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
+        if not depends:
+            return f"{self.name}:{text}"
+        settings = [getattr(policy, name) for name in depends]
+        return f"{self.name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
 
     def _decide(self, policy: Policy) -> _Decisions:
         """What a policy decides for every record: read the question under each scorer,
@@ -272,6 +271,7 @@ class Session:
         scorer, pack the policy scorer's ranking, and see what the tray holds."""
         text = self._asked(policy)
         tfidf = self._question(text)
+        # An answer carries the per-record parts of the scorer in force, and no others.
         bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
@@ -313,6 +313,7 @@ class Session:
             meaning=meaning,
             rrf=None if fusion is None else fusion.rrf,
             scoring=scoring,
+            scorings=scorings,
             score=self._blended(scoring, policy.recency_weight),
             outcome=outcome,
             reason=reason,
@@ -383,7 +384,7 @@ class Session:
         if scorer.pieces and d.meaning is not None:
             top = None
             # The per-piece parts are the embedding's own when it ranks (hybrid's are its fusion's).
-            if policy.scorer == "embedding" and d.ranked:
+            if d.scoring is d.scorings.get("embedding") and d.ranked:
                 position = self.positions[d.ranked[0]]
                 parts = cast(tuple[EmbeddingPart, ...], d.scoring.parts[position])
                 top = (d.ranked[0], d.meaning.similarity[position], parts)
