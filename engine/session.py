@@ -73,9 +73,9 @@ def _matched(position: int) -> Exclusion | None:
 @dataclass(frozen=True)
 class _Decisions:
     """What one policy decides for every record, in store order. ``scoring`` is the
-    policy scorer's reading of the question (each record's relevance and parts), ``scorings`` every
-    scorer's computed for the answer, ``score``
-    its blend with recency; ``rank`` places the candidates under the policy's scorer and
+    policy scorer's reading of the question (each record's relevance and parts),
+    ``scorings`` every scorer's reading the answer computed, ``score`` the policy
+    scorer's blend with recency; ``rank`` places the candidates under the policy's scorer and
     ``other_rank`` under the other one, ``ranks`` under each scorer computed. ``tfidf``
     and ``bm25`` are the question's two lexical scores, which every answer shows;
     ``meaning`` its embedding scores and ``rrf`` the fused sums, when the policy's
