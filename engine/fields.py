@@ -293,6 +293,16 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
     Outcome("record_limit", 4, "Record limit", "#", "warn"),
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
+
+# The parts of the page a guided step can show, each with the heading a learner knows it by:
+# a step's ``shows`` names one, and applying the step brings it into view.
+GUIDE_PARTS: dict[str, str] = {
+    "reading": "how the question is read",
+    "table": "the records table",
+    "breakdown": "the score breakdown",
+    "map": "the map of meaning",
+    "tray": "the selected context",
+}
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
 
 
@@ -379,6 +389,7 @@ def tables_js() -> str:
         "/**\n * @typedef {object} Policy\n" + typedef + "\n */\n\n"
         "/** @type {readonly import('./state.js').FieldRow[]} */\n"
         f"export const FIELD_TABLE = Object.freeze({dump(field_rows(), ensure_ascii=False, indent=2)});\n\n"
+        f"/** The parts of the page a guided step can show. */\nexport const GUIDE_PARTS = Object.freeze({dump(GUIDE_PARTS, ensure_ascii=False)});\n\n"
         "/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */\n"
         "export const OUTCOME_TABLE = Object.freeze({\n"
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())

@@ -88,3 +88,16 @@ def new_context(browser: Browser, console: ConsoleWatch) -> Iterator[Callable[..
     for context in made:
         context.close()
     assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+@pytest.fixture(scope="session")
+def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A course site built around the support store with `build.py --store`."""
+    import build
+    from harness.fixtures import SUPPORT_STORE
+
+    out = tmp_path_factory.mktemp("support") / "dist"
+    build.build(out=out, store_path=SUPPORT_STORE, quiet=True)
+    server = StaticServer(out)
+    yield server.url
+    server.close()

@@ -107,7 +107,7 @@ test("Start here lists every guide with its first step, and the guide bar offers
   assert.equal(String(renderStart([guide])), `<li><button type="button" class="start-button" data-guide-go="g:0">A &lt;guide&gt;</button> <span class="start-steps">2 steps</span></li>`);
   assert.match(String(renderStart([])), /no guided experiments/);
   const first = String(renderGuideBar(guide, 0, false));
-  assert.match(first, /Step 1 of 2<\/strong> · <span class="guide-bar-title">A &lt;guide&gt;<\/span>/);
+  assert.match(first, /Step 1 of 2<\/strong><span class="guide-bar-title"> · A &lt;guide&gt;<\/span>/);
   assert.match(first, /data-guide-go="g:-1" disabled>Previous/);
   assert.match(first, /data-guide-go="g:1">Next step/);
   assert.doesNotMatch(first, /Finish|Apply again|changed by hand/);

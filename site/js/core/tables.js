@@ -247,6 +247,9 @@ export const FIELD_TABLE = Object.freeze([
   }
 ]);
 
+/** The parts of the page a guided step can show. */
+export const GUIDE_PARTS = Object.freeze({"reading": "how the question is read", "table": "the records table", "breakdown": "the score breakdown", "map": "the map of meaning", "tray": "the selected context"});
+
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({
   other_tenant: {"code": "other_tenant", "stage": 2, "label": "Other tenant", "glyph": "⊗", "tone": "bad"},

@@ -193,7 +193,9 @@ export function renderTray(result, tenantLabels) {
       : `${cov.found} of ${cov.total} supporting fact${cov.total === 1 ? "" : "s"} for ${tenant} selected` +
         (cov.found_ids.length ? ` (${cov.found_ids.join(", ")})` : "") +
         (missing.length ? `; missing ${missing.join(", ")}.` : ".");
+  // Coverage comes first after the counts: it is what a learner checks the tray against.
   return html`<p class="tray-summary"><strong data-words-used="${result.words_used}">${result.words_used} of ${result.budget_words} words</strong> used · ${items.length} of ${result.policy.max_records} record${result.policy.max_records === 1 ? "" : "s"}</p>
+<p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>
 <meter class="meter" min="0" max="${Math.max(1, result.budget_words)}" value="${result.words_used}" aria-label="Words used of the budget"></meter>
 ${
   items.length
@@ -201,8 +203,7 @@ ${
         (r) => html`<li data-record-id="${r.id}"><span class="card-id">${r.id}</span> <span class="tray-text">${r.text}</span> <span class="tray-words">${r.words} words</span></li>`,
       )}</ol>`
     : html`<p class="tray-empty">The tray is empty: ${whyLeftOut(result).join("; ")}.${nearMissNote(result)} The table below says why each record stayed out.</p>`
-}${items.length && leftAfterRanking(result) ? html`<p class="tray-why">Not in the tray: ${whyLeftOut(result).join("; ")}.</p>` : ""}
-<p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>`;
+}${items.length && leftAfterRanking(result) ? html`<p class="tray-why">Not in the tray: ${whyLeftOut(result).join("; ")}.</p>` : ""}`;
 }
 
 // Why a record stayed out of the tray, by outcome code: the scope filters' outcomes are
@@ -364,7 +365,7 @@ export function renderGuides(guides) {
   )}`;
 }
 
-/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>}[]}} Guide */
+/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>, shows?: import("../core/page-core.js").Shows}[]}} Guide */
 
 /**
  * The way in, at the top of the page: one button per guided experiment, starting its first step.
@@ -381,19 +382,25 @@ export function renderStart(guides) {
 
 /**
  * The guided step in force, in the bar that stays on screen with the result: which step
- * of how many, what it set, what to look for, and the way to the steps either side.
+ * of how many, what it set, what to look for, and the way to the steps either side. On a
+ * phone the guide's title and the "Look for" are folded behind the Look for button
+ * (``expanded`` unfolds them).
  * @param {Guide} guide @param {number} index @param {boolean} changed  a setting was changed by hand since
+ * @param {boolean} [expanded]
  */
-export function renderGuideBar(guide, index, changed) {
+export function renderGuideBar(guide, index, changed, expanded = false) {
   const step = guide.steps[index];
   const last = index === guide.steps.length - 1;
   return html`<div class="guide-bar-text" tabindex="0" role="group" aria-labelledby="guide-bar-count">
-  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong> · <span class="guide-bar-title">${guide.title}</span></p>
+  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong><span class="guide-bar-title"> · ${guide.title}</span></p>
   <p class="guide-bar-step">${step.title}</p>
+  <div class="guide-bar-details" id="guide-bar-details">
   <p class="look-for"><span class="look-label">Look for:</span> ${step.look_for}</p>
   ${changed ? html`<p class="guide-bar-changed">A setting was changed by hand since this step was applied.</p>` : ""}
+  </div>
 </div>
 <div class="guide-bar-buttons">
+  <button type="button" class="small guide-bar-toggle" data-guide-details aria-expanded="${expanded}" aria-controls="guide-bar-details">${expanded ? "Hide" : "Look for"}</button>
   <button type="button" class="small" data-guide-go="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
   ${changed ? html`<button type="button" class="small" data-guide-go="${guide.id}:${index}">Apply again</button>` : ""}
   ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-go="${guide.id}:${index + 1}">Next step</button>`}
