@@ -389,23 +389,22 @@ test("re-applying a guided step whose settings are in force restarts the inspect
   assert.equal(again.state.sequence, applied.state.sequence);
 });
 
-test("a step that says what it shows opens at its stage, on its record, with its part in view, rather than replaying", () => {
+test("a step that says what it shows explains its record, with its part in view once its result is shown", () => {
   const step = guide.steps[1];
-  const shows = { stage: 4, record: "M7", part: "tray" };
+  const shows = { record: "M7", part: "tray" };
   const applied = update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows });
   assert.equal(applied.state.chosenId, "M7");
   assert.ok(!applied.effects.some((e) => e.type === "reveal-part"), "not before its result is shown");
   const asked = ofType(applied.effects, "request").at(-1);
   // The answer does not rank M7: a step's record is shown all the same, headed by its exclusion.
   const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M5"]), askedAt: 100 });
-  assert.deepEqual(ofType(answered.effects, "seek-stage"), [{ type: "seek-stage", stage: 4 }]);
   assert.deepEqual(ofType(answered.effects, "reveal-part"), [{ type: "reveal-part", part: "tray", id: "M7" }]);
-  assert.ok(!answered.effects.some((e) => e.type === "restart-inspection"));
+  assert.ok(answered.effects.some((e) => e.type === "restart-inspection"), "the inspection replays as for any step");
   assert.equal(answered.state.chosenId, "M7");
   assert.deepEqual(answered.state.choice, { picked: true, displaced: null });
   // Applied again with its result shown: at once, with no request.
-  const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, stage: 3, part: "breakdown" } });
-  assert.deepEqual(types(again.effects), ["write-controls", "seek-stage", "show-chosen", "reveal-part"]);
+  const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, part: "breakdown" } });
+  assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection", "show-chosen", "reveal-part"]);
   assert.deepEqual(ofType(again.effects, "reveal-part"), [{ type: "reveal-part", part: "breakdown", id: "M7" }]);
 });
 

@@ -153,9 +153,9 @@ export function defaultChoice(/** @type {Result} */ result) {
  */
 
 /**
- * What a guided step shows: the stage the inspection opens at, the record whose score is
- * explained, and the part of the page brought into view (engine.fields.GUIDE_PARTS).
- * @typedef {{stage: number, record: string, part: string}} Shows
+ * What a guided step shows: the record whose score is explained, and the part of the page
+ * brought into view (engine.fields.GUIDE_PARTS).
+ * @typedef {{record: string, part: string}} Shows
  */
 
 /** @type {Choice} */
@@ -483,8 +483,7 @@ function answer(state, { seq, answer, askedAt }) {
     const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);
     effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
     const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, resumeStage: null, revealPart: null }, false, effects);
-    // A relaunch opens where the learner left, a guided step at the stage it shows; any
-    // other change replays the inspection.
+    // A relaunch opens where the learner left; any other change replays the inspection.
     if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
     else if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
     if (state.revealPart !== null) effects.push({ type: "reveal-part", part: state.revealPart, id: chosenId });
@@ -496,8 +495,8 @@ function answer(state, { seq, answer, askedAt }) {
 }
 
 /**
- * A guided step: its settings over the defaults, then the inspection from the start, or,
- * for a step that says what it shows, at that stage, on that record, with that part in view.
+ * A guided step: its settings over the defaults, then the inspection from the start; a step
+ * that says what it shows explains that record, with that part of the page in view.
  * @param {State} state @param {{policy: Partial<Policy>, at: number, guide?: string, index?: number, shows?: Shows}} event @returns {Step}
  */
 function guideStep(state, { policy: settings, at, guide, index, shows }) {
@@ -509,15 +508,15 @@ function guideStep(state, { policy: settings, at, guide, index, shows }) {
     let next = state;
     const asked = !samePolicy(policy, state.policy, state.fields);
     if (asked) next = holdInspection(applyPolicy(next, policy, at, effects), effects);
-    else if (!shows) effects.push({ type: "restart-inspection" });
+    else effects.push({ type: "restart-inspection" });
     if (shows) {
-      // The step opens at its stage, on its record, with its part in view: at once when its
-      // result is shown already, else once it is.
+      // The step explains its record, with its part in view: at once when its result is
+      // shown already, else once it is.
       if (!asked && samePolicy(policy, state.shown.policy, state.fields)) {
         next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null } };
-        effects.push({ type: "seek-stage", stage: shows.stage }, { type: "show-chosen" }, { type: "reveal-part", part: shows.part, id: shows.record });
+        effects.push({ type: "show-chosen" }, { type: "reveal-part", part: shows.part, id: shows.record });
       } else {
-        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null, held: true }, resumeStage: shows.stage, revealPart: shows.part };
+        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null, held: true }, revealPart: shows.part };
       }
     }
     return { ...next, activeStep, appliedAt: at, typing: null };
