@@ -70,6 +70,40 @@ def test_runtime_file_404_fails_visibly_and_retry_recovers(
     assert tray_on_page(page) == ["M5"]
 
 
+# Resolves once Python's WebAssembly module is instantiated in the worker (worker-boot.js
+# marks it): Pyodide asks for the standard library before it instantiates the module.
+MODULE_INSTANTIATED = """() => new Promise((done) => {
+    new PerformanceObserver((marks, observer) => {
+        if (marks.getEntriesByName("rw:w-instantiated").length) { observer.disconnect(); done(true); }
+    }).observe({ type: "mark", buffered: true });
+})"""
+
+
+def test_standard_library_404_after_pyodide_asked_for_it_names_the_file(
+    context: BrowserContext, site_url: str, console: Any
+) -> None:
+    """The standard library's 404 held back until Pyodide has asked for the file (and so
+    handles the failure and exits): the page still names the file and the status, not
+    Pyodide's exit, and Retry recovers."""
+    message = "Python's standard library failed to load (HTTP 404)"
+    console.allowed += ["Failed to load resource", "Error occurred while installing the standard library", message]
+    held: list[Any] = []
+    context.route("**/stdlib-*.zip.zst", lambda route: held.append(route) if not held else route.continue_())
+    page = context.new_page()
+    with page.expect_request("**/stdlib-*.zip.zst"):
+        page.goto(site_url)
+    (worker,) = page.workers
+    worker.evaluate(MODULE_INSTANTIATED)
+    held[0].fulfill(status=404, body="gone")
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text(message)
+    expect(page.locator("#engine-status")).not_to_contain_text("exit")
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+
+
 @pytest.mark.parametrize("damage", ["truncated", "flipped"])
 def test_damaged_webassembly_download_fails_visibly_and_retry_recovers(
     context: BrowserContext, site_url: str, built_site: Path, damage: str
