@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import build
 from harness.controls import set_policy
-from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
+from harness.page import READY_TIMEOUT_MS, goto_python_worker, tray_on_page, wait_offline_ready, wait_ready
 from harness.snapshots import SNAPSHOT_CACHE, kept_wasm_url, snapshot_url, wait_snapshot_saved
 
 
@@ -179,18 +179,13 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     assert page.evaluate(sizes_in_offline_cache, [url, SNAPSHOT_CACHE]) == [wasm.stat().st_size]
 
 
-def crash_worker(page: Page, how: str) -> None:
-    (worker,) = page.workers
-    worker.evaluate(how)
-
-
 def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: str, console: Any) -> None:
     """An uncaught error kills the worker: a new one starts and the current view is recomputed."""
     console.allowed.append("simulated crash")
-    page.goto(site_url)
+    worker = goto_python_worker(page, site_url)
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
-    crash_worker(page, "() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
+    worker.evaluate("() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
     expect(page.locator("#engine-status")).to_contain_text("restarting", timeout=10_000)
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 8})
@@ -201,9 +196,9 @@ def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: 
 
 def test_silently_closed_worker_is_replaced(page: Page, site_url: str) -> None:
     """A worker that stops answering is replaced after a few seconds and the change still applies."""
-    page.goto(site_url)
+    worker = goto_python_worker(page, site_url)
     wait_ready(page)
-    crash_worker(page, "() => { self.close(); }")
+    worker.evaluate("() => { self.close(); }")
     page.get_by_label("Context word budget", exact=True).fill("9")
     page.get_by_label("Question", exact=True).select_option("timeout-incident")
     expect(page.locator("#experiment")).to_have_attribute(
