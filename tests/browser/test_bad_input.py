@@ -179,14 +179,27 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     assert page.evaluate(sizes_in_offline_cache, [url, SNAPSHOT_CACHE]) == [wasm.stat().st_size]
 
 
+# Every text the engine's status shows from now on, in window.__statuses.
+KEEP_STATUSES = """() => {
+    const status = document.getElementById("engine-status");
+    window.__statuses = [];
+    new MutationObserver(() => window.__statuses.push(status.textContent)).observe(status, {
+        childList: true, subtree: true, characterData: true,
+    });
+}"""
+
+
 def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: str, console: Any) -> None:
     """An uncaught error kills the worker: a new one starts and the current view is recomputed."""
     console.allowed.append("simulated crash")
     worker = goto_python_worker(page, site_url)
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    # The restart's status lasts until the new worker's first progress: kept here, so that
+    # a slow poll cannot miss it.
+    page.evaluate(KEEP_STATUSES)
     worker.evaluate("() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
-    expect(page.locator("#engine-status")).to_contain_text("restarting", timeout=10_000)
+    page.wait_for_function("() => window.__statuses.some((text) => text.includes('restarting'))")
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 8})
     assert tray_on_page(page) == []
