@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 
 from harness import ROOT
 from harness.browser import ChromiumNotFound, launch
+from harness.load import throttle_new_pages
 from harness.page import ConsoleWatch
 from harness.servers import StaticServer
 
@@ -45,11 +46,14 @@ def playwright_instance() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+def browser(playwright_instance: Playwright, pytestconfig: pytest.Config) -> Iterator[Browser]:
     try:
         browser = launch(playwright_instance)
     except ChromiumNotFound as missing:  # its message alone says what to install
         raise pytest.fail.Exception(str(missing), pytrace=False) from None
+    rate = pytestconfig.getoption("--cpu-throttle")
+    if rate > 1:
+        throttle_new_pages(browser, rate)
     yield browser
     browser.close()
 
