@@ -52,32 +52,16 @@ def word_claims(
             else f"{name} finds no term of the question in any record.",
         )
     ]
-    if dropped:
-        them = "it" if len(dropped) == 1 else "them"
-        claims.append(
-            _claim("ignored", lexical, dropped, f"{name} ignores {_listed(dropped)}: in no record{also.format(them)}.")
-        )
-    if stop_words:
-        them = "it" if len(stop_words) == 1 else "them"
-        claims.append(
-            _claim(
-                "stop_words",
-                lexical,
-                stop_words,
-                f"{name} drops the stop words {_listed(stop_words)}{also.format(them)}.",
-            )
-        )
-    short = short_words(text)
-    if short:
-        them = "it" if len(short) == 1 else "them"
-        claims.append(
-            _claim(
-                "short_words",
-                lexical,
-                short,
-                f"{name} drops one-letter words, too short to be terms: {_listed(short)}{also.format(them)}.",
-            )
-        )
+    # What the lexical scorer leaves out, and the sentence that says so (before the embedding's note).
+    left_out = (
+        ("ignored", dropped, "{} ignores {}: in no record"),
+        ("stop_words", stop_words, "{} drops the stop words {}"),
+        ("short_words", short_words(text), "{} drops one-letter words, too short to be terms: {}"),
+    )
+    for kind, items, sentence in left_out:
+        if items:
+            them = "it" if len(items) == 1 else "them"
+            claims.append(_claim(kind, lexical, items, sentence.format(name, _listed(items)) + also.format(them) + "."))
     if near_misses:
         pairs = "; ".join(
             f"“{miss['term']}” is not " + " or ".join(f"“{word}”" for word in miss["record_words"])
