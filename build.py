@@ -42,6 +42,7 @@ from sitebuild.paths import (
     INLINE_STYLE,
     PYODIDE_PACKAGE,
     ROOT,
+    SCORERS_JS,
     SHAPES_JS,
     SITE,
     STORE_SCHEMA,
@@ -208,15 +209,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write-tables",
         action="store_true",
-        help="only rewrite the files generated from engine/fields.py and engine/shapes.py (site/js/core/tables.js, "
-        "site/js/core/shapes.js, the store schema's policy section), after editing the field table or the shapes",
+        help="only rewrite the files generated from engine/fields.py, engine/scorers.py and engine/shapes.py "
+        "(site/js/core/tables.js, scorers.js and shapes.js, the store schema's policy section, the README's "
+        "scorer table), after editing the field table, the scorer table or the shapes",
     )
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default: 8000)")
     args = parser.parse_args(argv)
     if args.write_tables:
         write_tables()
         print(
-            f"wrote {TABLES_JS.relative_to(ROOT)}, {SHAPES_JS.relative_to(ROOT)} and {STORE_SCHEMA.relative_to(ROOT)}"
+            f"wrote {TABLES_JS.relative_to(ROOT)}, {SCORERS_JS.relative_to(ROOT)}, {SHAPES_JS.relative_to(ROOT)}, "
+            f"{STORE_SCHEMA.relative_to(ROOT)} and README.md's scorer table"
         )
         return 0
     if args.no_build and not args.serve:

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness import minilm  # noqa: E402
+from harness.rwse import read_rwse  # noqa: E402
 from tools import distill_embedding as distiller  # noqa: E402
 
 STORES = ("store.json", "support-store.json")
@@ -261,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     shipped = distiller.OUT_DIR / distiller.VECTOR_FILE
     if shipped.exists():
-        head, tokens, vectors = distiller.read_rwse(shipped)
+        head, tokens, vectors = read_rwse(shipped.read_bytes())
         tokenizer_json = json.loads((distiller.OUT_DIR / "tokenizer.json").read_text(encoding="utf-8"))
         encoder = StaticEncoder(tokens, vectors, tokenizer_json)
         report["shipped"] = {

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, NoReturn, cast
 
 from .api import evaluate, run
-from .fields import FIELDS, OTHER_SCORER, POLICY_FIELDS, SCORER_NAMES, Field
+from .fields import FIELDS, POLICY_FIELDS, Field
+from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, bm25_divisor
 from .shapes import ErrorResult, Evaluation, Result
 from .version import __version__
 
@@ -115,15 +116,14 @@ def load_store(path: Path | None) -> Any:
 
 
 def format_table(result: Result) -> str:
-    """The records table, the tray and the coverage, as plain text."""
+    """The records table, the tray and the coverage, as plain text, in the words and
+    columns of the scorer in force (engine/scorers.py)."""
     policy = result["policy"]
     question = result["question"]
-    read = [", ".join(question["terms"]), *(f"{term}: in no record, ignored" for term in question["dropped_terms"])]
+    scorer = SCORERS_BY_ID[policy["scorer"]]
     lines = [
         f"Question: {question['text']} ({'your own question' if question['own'] else question['id']})",
-        f"Read as:  {'; '.join(part for part in read if part) or 'no terms'}"
-        + (f" (stop words removed: {', '.join(question['stop_words'])})" if question["stop_words"] else ""),
-        *_near_misses(question),
+        *_labelled("Reading:", [claim["text"] for claim in question["reading"]]),
         # An own question is asked instead of the chosen one, which the policy line leaves out.
         "Policy:   "
         + " ".join(
@@ -132,20 +132,30 @@ def format_table(result: Result) -> str:
             if not (name == "question" and question["own"])
         ),
         "",
-        f"Score:    {SCORER_NAMES[policy['scorer']]} blended with recency; "
-        f"rank ({SCORER_NAMES[OTHER_SCORER[policy['scorer']]]}) is the rank the other scorer gives",
+        *_labelled("Score:", _score_lines(result)),
         "",
-        f"{'ID':<6} {'words':>5} {'cosine':>7} {'BM25':>7} {'score':>7} {'rank':>4} {'(other)':>7}  outcome and reason",
     ]
+    columns = [COLUMNS[column] for column in scorer.columns]
+    ranks = [(name, f"#{SCORER_NAMES[name]}") for name in scorer.ranks]
+    head = (
+        f"{'ID':<6} {'words':>5} "
+        + "".join(f"{column.header:>{_width(column)}} " for column in columns)
+        + f"{'score':>7} "
+        + "".join(f"{title:>{max(4, len(title))}} " for _, title in ranks)
+    )
+    lines.append(head + " outcome and reason")
     reason_width = 56
     for row in result["records"]:
-        head = (
-            f"{row['id']:<6} {row['words']:>5} {row['cosine']:>7.3f} {row['bm25']:>7.3f} {row['score']:>7.3f} "
-            f"{_rank(row['rank']):>4} {'(' + _rank(row['other_rank']) + ')' if row['other_rank'] else '':>7}  "
+        cells = (
+            f"{row['id']:<6} {row['words']:>5} "
+            + "".join(f"{_number(row[column.id], column.places):>{_width(column)}} " for column in columns)
+            + f"{row['score']:>7.3f} "
+            + "".join(f"{_rank(row['ranks'].get(name)):>{max(4, len(title))}} " for name, title in ranks)
+            + " "
         )
         wrapped = textwrap.wrap(f"{row['outcome']}: {row['reason']}", reason_width) or [""]
-        lines.append(head + wrapped[0])
-        lines.extend(" " * len(head) + more for more in wrapped[1:])
+        lines.append(cells + wrapped[0])
+        lines.extend(" " * len(cells) + more for more in wrapped[1:])
     tray = ", ".join(result["selected"]) or "(empty)"
     coverage = result["coverage"]
     covered = (
@@ -204,13 +214,40 @@ def format_evaluation(evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
-def _near_misses(question: Any) -> list[str]:
-    """A line naming the question's words that records hold only in a longer or inflected form."""
-    pairs = [
-        f'"{miss["term"]}" is not ' + " or ".join(f'"{word}"' for word in miss["record_words"])
-        for miss in question["near_misses"]
+def _score_lines(result: Result) -> list[str]:
+    """How the score in force is made, from the scorer table and this answer's numbers."""
+    policy = result["policy"]
+    question = result["question"]
+    scorer = SCORERS_BY_ID[policy["scorer"]]
+    lines = [
+        f"{scorer.name}: score = (1 - recency weight) x {scorer.relevance} + recency weight x 2^(-age/24)",
+        scorer.formula,
     ]
-    return [f"Near:     {'; '.join(pairs)} (only exact words match: no stemming)"] if pairs else []
+    lines.append(f"{scorer.relevance} = {scorer.normaliser}")
+    if scorer.words == "bm25":
+        lines.append(bm25_divisor(question, policy["tenant"]))
+    if scorer.words:
+        lines.append(SHARED_INDEX)
+    named = ", ".join(f"#{SCORER_NAMES[name]} is the rank under {SCORER_NAMES[name]}" for name in scorer.ranks)
+    lines.append(f"{named}; {scorer.name} ranks and packs")
+    return lines
+
+
+def _labelled(label: str, texts: list[str]) -> list[str]:
+    """Lines wrapped under a label, each text starting a line of its own."""
+    lines: list[str] = []
+    for text in texts:
+        for line in textwrap.wrap(text, 90) or [""]:
+            lines.append(f"{label if not lines else '':<10}{line}")
+    return lines
+
+
+def _width(column: Column) -> int:
+    return max(len(column.header), 7)
+
+
+def _number(value: float | None, places: int) -> str:
+    return "–" if value is None else f"{value:.{places}f}"
 
 
 def _rank(place: int | None) -> str:

@@ -67,7 +67,7 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    from . import evaluate, semantic  # noqa: F401  (semantic imports embedding and wordpiece)
+    from . import evaluate, semantic  # noqa: F401  (semantic imports embedding, floats, packing, plane and wordpiece)
 
 
 def load_embedding(path: str) -> str:

@@ -17,13 +17,17 @@ sharing no term with the question scores 0. Sums use ``math.fsum`` over terms in
 sorted order, so CPython and Pyodide give the same bits.
 
 BM25 has no upper bound, so a score is blended with recency as its share of the
-store's highest BM25 for the question (relative-score fusion), which lies in [0, 1].
+highest BM25 for the question among the records of the same tenant (relative-score
+fusion), which lies in [0, 1]: the tenant is a hard filter for this divisor too. The
+idf still counts every record of the store, as one index shared by the tenants does,
+which is how such an index lets one tenant's records move another's scores.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .shapes import BM25Part
@@ -36,12 +40,35 @@ DEFAULT_B = 0.75
 
 @dataclass(frozen=True)
 class BM25Scores:
-    """A question against every record: each record's parts, its BM25 and its share of the best."""
+    """A question against every record: each record's parts and its BM25."""
 
     parts: tuple[tuple[BM25Part, ...], ...]
     scores: tuple[float, ...]
-    relative: tuple[float, ...]
     average_length: float
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Each record's BM25 as a share of the best in its group (its tenant), and each
+    group's best record (the first in store order holding that best; None when the best is 0)."""
+
+    relative: tuple[float, ...]
+    best: dict[str, int | None]
+
+
+def shares_within(scores: tuple[float, ...], groups: Sequence[str]) -> Shares:
+    """Divide each score by the highest score of its group: no group's records move another's shares."""
+    best: dict[str, int | None] = {}
+    top: dict[str, float] = {}
+    for position, (score, group) in enumerate(zip(scores, groups, strict=True)):
+        if score > top.get(group, 0.0):
+            top[group], best[group] = score, position
+        else:
+            best.setdefault(group, None)
+    relative = tuple(
+        score / top[group] if top.get(group, 0.0) > 0.0 else 0.0 for score, group in zip(scores, groups, strict=True)
+    )
+    return Shares(relative, best)
 
 
 def lucene_idf(n_documents: int, document_frequency: int) -> float:
@@ -102,6 +129,4 @@ def score_question_bm25(
                 for term, contribution in zip(shared, contributions, strict=True)
             )
         )
-    best = max(scores, default=0.0)
-    relative = tuple(score / best if best > 0.0 else 0.0 for score in scores)
-    return BM25Scores(tuple(parts), tuple(scores), relative, average)
+    return BM25Scores(tuple(parts), tuple(scores), average)

@@ -1,5 +1,6 @@
-"""Static embeddings: the ``.rwse`` vector file, a text's vector exactly as model2vec's
-``StaticModel.encode`` computes it, and a cosine taken apart into one part per question token.
+"""Static embeddings: reading and checking a ``.rwse`` vector file (its layout is in
+embedding/README.md), and a text's vector exactly as model2vec's ``StaticModel.encode``
+computes it.
 
 A text's vector, as model2vec computes it (``normalize=True``, ``max_length`` 512)::
 
@@ -12,13 +13,9 @@ A text's vector, as model2vec computes it (``normalize=True``, ``max_length`` 51
 
 Each token's vector is the file's int8 row times the row's float32 scale, a product a double
 holds exactly (model2vec is given it rounded to float32, and adds in float32: the two agree
-within about 1e-7). A text's sum of token vectors is exact, then rounded once, so it has the
-same bits in every Python; dot products and lengths use ``math.fsum`` (two tokens' cosine
-is their int8 rows', in whole numbers). The cosine of a
-question ``q`` (tokens ``v_1..v_n``) with a record vector ``d`` splits exactly into one part
-per question token, since ``q = Σ v_j / ‖Σ v_j‖``::
-
-    cos(q, d) = Σ_i  v_i · d / (‖Σ_j v_j‖ ‖d‖)
+within about 1e-7). A text's sum of token vectors is exact (``packing.py``), then rounded
+once, so it has the same bits in every Python; two tokens' cosine is their int8 rows', in
+whole numbers.
 """
 
 from __future__ import annotations
@@ -33,10 +30,11 @@ from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import mul
 from pathlib import Path
 from typing import Any
 
+from .floats import norm
+from .packing import IntegerRows, little_endian_array
 from .wordpiece import Piece, WordPiece
 
 MAGIC = b"RWSE"
@@ -80,22 +78,6 @@ class Embedded:
 
 
 @dataclass(frozen=True, slots=True)
-class PackedSum:
-    """A text's token vectors added up exactly (``StaticEmbedding.packed_sum``)."""
-
-    total: int
-    weight: int
-
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One question token's share of the cosine."""
-
-    piece: Piece
-    contribution: float
-
-
-@dataclass(frozen=True, slots=True)
 class Near:
     """A vocabulary token and its cosine with another token."""
 
@@ -104,29 +86,9 @@ class Near:
     cosine: float
 
 
-# An int8 byte's value plus 128, as an unsigned byte.
-PLUS_128 = bytes((b + 128) % 256 for b in range(256))
-
-
 def default_vector_path() -> Path:
     """Where the repository keeps its vector file (it may not exist, e.g. in an installed wheel)."""
     return DEFAULT_VECTORS
-
-
-# Dot products are correctly rounded (math.fsum): a plain sum() of floats is compensated
-# from Python 3.12 on, so it would give CPython 3.11 and Pyodide different last bits.
-def dot(a: Sequence[float], b: Sequence[float]) -> float:
-    return math.fsum(map(mul, a, b))
-
-
-def norm(a: Sequence[float]) -> float:
-    return math.sqrt(dot(a, a))
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    """The cosine of two vectors; 0 when either is all zeros."""
-    length = norm(a) * norm(b)
-    return dot(a, b) / length if length else 0.0
 
 
 class StaticEmbedding:
@@ -160,22 +122,10 @@ class StaticEmbedding:
             raise ValueError("a row's scale is not a finite number")
         self._scales = scales
         rows_end = self.size * self.dims
-        self._rows = memoryview(body)[:rows_end]
+        # Sums of rows and rows' dot products are taken in whole numbers.
+        self.integers = IntegerRows(memoryview(body)[:rows_end], self.dims, scales)
         self._neighbours = _little_endian_view("H", body, rows_end, len(body))
         self._vectors: dict[int, array[float]] = {}
-        # Sums of rows in integers: every scale times 2**shift is a whole number (a float32 has a
-        # 24-bit mantissa), so Σ row_i * scale_i = Σ row_i * multiplier_i / 2**shift exactly.
-        self.shift: int = 24 - min((math.frexp(scale)[1] for scale in scales if scale), default=24)
-        unit = 2.0**self.shift
-        # The packed sums need multipliers of one sign; a file with a negative scale adds with fsum.
-        self._packable = min(scales, default=0.0) >= 0
-        self._largest_multiplier = int(max(scales, default=0.0) * unit)
-        # Held as machine integers when they fit (a tenth of the memory of Python's ints), made
-        # one at a time: Python's memory in the page's worker keeps its high-water mark.
-        multipliers = (int(scale * unit) for scale in scales)
-        fits = int(max(map(abs, scales), default=0.0) * unit) < 2**63
-        self._multipliers: Sequence[int] = array("q", multipliers) if fits else list(multipliers)
-        self._squares: dict[int, int] = {}
 
     # -- reading --------------------------------------------------------------------------
 
@@ -197,19 +147,10 @@ class StaticEmbedding:
     @classmethod
     def _read(cls, file: io.BufferedIOBase, size: int) -> StaticEmbedding:
         """Parse and check a vector file of ``size`` bytes, read from its start."""
-        start = file.read(8)
-        if len(start) < 8 or start[:4] != MAGIC:
-            raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
-        (header_length,) = struct.unpack_from("<I", start, 4)
-        if 8 + header_length > size:
-            raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
-        try:
-            header = json.loads(file.read(header_length).decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+        header, vocabulary_start = read_header(file, size)
         _check_header(header)
         n, d, k = header["tokens"], header["dims"], header["neighbours"]
-        expected = 8 + header_length + header["vocab_bytes"] + 4 * n + n * d + 2 * n * k
+        expected = vocabulary_start + header["vocab_bytes"] + 4 * n + n * d + 2 * n * k
         if size != expected:
             raise VectorFileError(
                 f"the file is {size} bytes, but its header ({n} tokens of {d} dimensions, {k} neighbours each, "
@@ -246,26 +187,17 @@ class StaticEmbedding:
             if not 0 <= token_id < self.size:
                 raise IndexError(f"token id {token_id} is not below {self.size}")
             scale = self._scales[token_id]
-            vector = self._vectors[token_id] = array("d", [q * scale for q in self.row(token_id)])
+            vector = self._vectors[token_id] = array("d", [q * scale for q in self.integers.row(token_id)])
         return vector
-
-    def _square(self, token_id: int) -> int:
-        """The token's int8 row dotted with itself."""
-        square = self._squares.get(token_id)
-        if square is None:
-            row = self.row(token_id)
-            square = self._squares[token_id] = sum(map(mul, row, row))
-        return square
 
     def token_cosine(self, a: int, b: int) -> float:
         """The cosine of two tokens' vectors: their scales cancel but for their signs, so it is
         the int8 rows' dot product over their lengths, whole numbers until the one division."""
         sign = self._scales[a] * self._scales[b]
-        squares = self._square(a) * self._square(b)
+        squares = self.integers.square(a) * self.integers.square(b)
         if not sign or not squares:
             return 0.0
-        dot: int = sum(map(mul, self.row(a), self.row(b)))
-        cosine = dot / math.sqrt(squares)
+        cosine = self.integers.dot(a, b) / math.sqrt(squares)
         return cosine if sign > 0 else -cosine
 
     # -- texts ------------------------------------------------------------------------------
@@ -297,64 +229,18 @@ class StaticEmbedding:
             ids = ids[: self.max_length]
         return [token_id for token_id in ids if token_id != self.unk_id]
 
-    def packed_sum(self, ids: Sequence[int], rows: dict[int, int] | None = None) -> PackedSum | None:
-        """Σ of the tokens' vectors held exactly: one integer with a 64-bit field per dimension,
-        little-endian, each ``Σ count · multiplier · (row + 128)``, and ``weight = Σ count ·
-        multiplier``. A dimension's sum is ``(field - 128 · weight) / 2**shift``, exact.
-        ``rows`` keeps each token's packed row for the next call (a store's texts share words).
-
-        None when a field could reach 2**64, or a scale is negative (its fields could be)."""
-        if not self._packable or len(ids) * 255 * self._largest_multiplier >= 2**64:
-            return None
-        multipliers = self._multipliers
-        packed_rows = {} if rows is None else rows
-        total = weight = 0
-        # A token repeated (the, of, a full stop) is packed once; the total is exact in any order.
-        for token_id, count in Counter(ids).items():
-            packed = packed_rows.get(token_id)
-            if packed is None:
-                fields = bytearray(8 * self.dims)
-                fields[::8] = self.row(token_id).tobytes().translate(PLUS_128)
-                packed = packed_rows[token_id] = int.from_bytes(fields, "little")
-            total += count * multipliers[token_id] * packed
-            weight += count * multipliers[token_id]
-        return PackedSum(total, weight)
-
-    def multiplier(self, token_id: int) -> int:
-        """The token's scale times ``2**shift``, a whole number: its vector is ``row · multiplier / 2**shift``."""
-        return self._multipliers[token_id]
-
-    def row(self, token_id: int) -> memoryview:
-        """The token's int8 row, as the file holds it."""
-        start = token_id * self.dims
-        return self._rows[start : start + self.dims].cast("b")
-
     def _cut(self, text: str) -> str:
         """The text as model2vec reads it: its first ``max_length`` times the median entry's length characters."""
         return text if self.max_length is None else text[: self.max_length * self.median_token_length]
 
     def _sums(self, ids: Sequence[int]) -> list[float]:
         """Σ of the tokens' vectors, each component the exact sum rounded once."""
-        packed = self.packed_sum(ids)
-        if packed is None:
+        sums = self.integers.sums(ids)
+        if sums is None:
             return [math.fsum(column) for column in zip(*(self.vector(i) for i in ids), strict=True)] or [
                 0.0
             ] * self.dims
-        sums = little_endian_array("Q", packed.total.to_bytes(8 * self.dims, "little"))
-        bias, unit = 128 * packed.weight, 2.0**-self.shift
-        return [(field - bias) * unit for field in sums]
-
-    def parts(self, question: str | Embedded, record_vector: Sequence[float]) -> tuple[Part, ...]:
-        """Each question token's share of the cosine with a record: ``v_i · d / (‖Σ v_j‖ ‖d‖)``.
-
-        The shares add up to ``cosine(question vector, record_vector)`` (all zeros when either
-        side has no vector). A token asked twice has two parts.
-        """
-        asked = self.embed(question) if isinstance(question, str) else question
-        length = asked.total_length * norm(record_vector)
-        if not length:
-            return tuple(Part(piece, 0.0) for piece in asked.pieces)
-        return tuple(Part(piece, dot(self.vector(piece.id), record_vector) / length) for piece in asked.pieces)
+        return sums
 
     # -- neighbours -------------------------------------------------------------------------
 
@@ -366,14 +252,21 @@ class StaticEmbedding:
         ids = self._neighbours[token_id * k : (token_id + 1) * k]
         return tuple(Near(other, self.token(other), self.token_cosine(token_id, other)) for other in ids)
 
-    def closest_tokens(self, question_token_id: int, record_token_ids: Sequence[int], k: int) -> tuple[Near, ...]:
-        """The record's ``k`` tokens most similar to a question token, most similar first (ties: lower id)."""
-        scored = [
-            Near(other, self.token(other), self.token_cosine(question_token_id, other))
-            for other in set(record_token_ids)
-        ]
-        scored.sort(key=lambda near: (-near.cosine, near.id))
-        return tuple(scored[:k])
+
+def read_header(file: io.BufferedIOBase, size: int) -> tuple[Any, int]:
+    """The JSON header of a vector file of ``size`` bytes, read from its start (not checked
+    further), and where the vocabulary after it starts."""
+    start = file.read(8)
+    if len(start) < 8 or start[:4] != MAGIC:
+        raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
+    (header_length,) = struct.unpack_from("<I", start, 4)
+    if 8 + header_length > size:
+        raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
+    try:
+        header = json.loads(file.read(header_length).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+    return header, 8 + header_length
 
 
 def _check_header(header: Any) -> None:
@@ -431,11 +324,3 @@ def _little_endian_view(code: str, data: bytes | bytearray, start: int, end: int
         numbers: Sequence[Any] = view.cast(code)
         return numbers
     return little_endian_array(code, data[start:end])
-
-
-def little_endian_array(code: str, data: bytes | bytearray) -> array[Any]:
-    values = array(code)
-    values.frombytes(data)
-    if sys.byteorder == "big":
-        values.byteswap()
-    return values

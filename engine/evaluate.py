@@ -1,7 +1,7 @@
 """Every question of a store under every scorer, measured as retrieval is measured.
 
 An evaluation keeps the policy in force but its question: for each question of the store
-(in store order) and each scorer (in the field table's order) it ranks and packs on one
+(in store order) and each scorer (in the scorer table's order) it ranks and packs on one
 ``Session``, so the index, the question scores and the vectors are made once, and measures
 the ranking and the tray against the question's supporting records for the active tenant,
 with k the policy's ``max_records``. For a ranking r_1, r_2, … and supporting set S:
@@ -27,9 +27,9 @@ from dataclasses import replace
 from typing import Any
 
 from .errors import InputError, error_result, internal_error
-from .fields import FIELDS_BY_NAME
 from .model import Policy
 from .parse import parse_policy
+from .scorers import SCORER_IDS
 from .session import Session, dumps, policy_dict
 from .shapes import ErrorResult, Evaluated, Evaluation, Measures, Sweep, SweepPoint, Unmeasured
 
@@ -43,11 +43,6 @@ MEASURE_NAMES: dict[str, str] = {
 }
 # The recency weights a sweep visits: 0 to 1 in steps of 0.1, each the nearest float to i/10.
 SWEEP_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
-
-
-def scorers() -> tuple[str, ...]:
-    """The scorers an evaluation compares: every value of the scorer field, in table order."""
-    return FIELDS_BY_NAME["scorer"].values
 
 
 def measure(ranking: list[str], tray: list[str], supporting: list[str], k: int) -> Measures:
@@ -90,7 +85,7 @@ def evaluate(session: Session, policy: Policy) -> Evaluation:
         else:
             unmeasured.append({"question": question.id, "reason": _no_support(store.tenant_label(policy.tenant))})
         wanted = set(supporting)
-        for scorer in scorers():
+        for scorer in SCORER_IDS:
             asked = replace(policy, question=question.id, question_text="", scorer=scorer)
             ranking, tray = session.ranking_and_tray(asked)
             rows.append(
@@ -125,7 +120,7 @@ def _no_support(tenant: str) -> str:
 def _means(rows: list[Evaluated]) -> dict[str, Measures | None]:
     """Each scorer's mean of every measure over the questions measured, in question order."""
     means: dict[str, Measures | None] = {}
-    for scorer in scorers():
+    for scorer in SCORER_IDS:
         measured = [row["measures"] for row in rows if row["scorer"] == scorer and row["measures"] is not None]
         if not measured:
             means[scorer] = None

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .scorers import EMBEDDING_SCORERS, OTHER_SCORER, SCORER_NAMES, SCORERS, SCORERS_BY_ID
+
 STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
@@ -152,12 +154,7 @@ FIELDS: tuple[Field, ...] = (
         "how a record is matched to the question before blending with recency: by shared words "
         "(TF-IDF, BM25), by meaning (a static embedding), or both ranks fused (hybrid)",
         "tfidf",
-        choices=(
-            ("tfidf", "TF-IDF cosine"),
-            ("bm25", "BM25 (as Lucene scores it)"),
-            ("embedding", "Static embedding (meaning)"),
-            ("hybrid", "Hybrid: BM25 + embedding (RRF)"),
-        ),
+        choices=tuple((s.id, s.label) for s in SCORERS),
         control="select",
     ),
     Field(
@@ -194,7 +191,7 @@ FIELDS: tuple[Field, ...] = (
         minimum=0,
         maximum=1,
         step="0.05",
-        shown_with=("scorer", ("embedding", "hybrid")),
+        shown_with=("scorer", EMBEDDING_SCORERS),
     ),
     Field(
         "rrf_k",
@@ -214,7 +211,8 @@ FIELDS: tuple[Field, ...] = (
         "Recency weight",
         "blend weight of recency in the score",
         0.0,
-        unit="0 ranks on cosine alone, 1 on recency alone",
+        # The page says it in the words of the scorer in force (Scorer.recency_hint).
+        unit=SCORERS_BY_ID["tfidf"].recency_hint,
         minimum=0,
         maximum=1,
         control="range",
@@ -258,12 +256,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
-# Each scorer's short name, as the table's header and rank notes say it, and the other
-# scorer, whose ranking every answer gives beside the policy's.
-SCORER_NAMES: dict[str, str] = {"tfidf": "TF-IDF", "bm25": "BM25", "embedding": "Embedding", "hybrid": "Hybrid"}
-OTHER_SCORER: dict[str, str] = {"tfidf": "bm25", "bm25": "tfidf", "embedding": "bm25", "hybrid": "embedding"}
-# The scorers that read the static embedding's vectors (the lexical ones never load them).
-EMBEDDING_SCORERS: tuple[str, ...] = ("embedding", "hybrid")
+__all__ = ["EMBEDDING_SCORERS", "OTHER_SCORER", "SCORER_NAMES"]  # re-exported from the scorer table
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
 _DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
@@ -300,6 +293,16 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
     Outcome("record_limit", 4, "Record limit", "#", "warn"),
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
+
+# The parts of the page a guided step can show, each with the heading a learner knows it by:
+# a step's ``shows`` names one, and applying the step brings it into view.
+GUIDE_PARTS: dict[str, str] = {
+    "reading": "how the question is read",
+    "table": "the records table",
+    "breakdown": "the score breakdown",
+    "map": "the map of meaning",
+    "tray": "the selected context",
+}
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
 
 
@@ -386,8 +389,7 @@ def tables_js() -> str:
         "/**\n * @typedef {object} Policy\n" + typedef + "\n */\n\n"
         "/** @type {readonly import('./state.js').FieldRow[]} */\n"
         f"export const FIELD_TABLE = Object.freeze({dump(field_rows(), ensure_ascii=False, indent=2)});\n\n"
-        f"/** Each scorer's short name. */\nexport const SCORER_NAMES = Object.freeze({dump(SCORER_NAMES)});\n\n"
-        f"/** The scorer whose ranking is shown beside the policy's. */\nexport const OTHER_SCORER = Object.freeze({dump(OTHER_SCORER)});\n\n"
+        f"/** The parts of the page a guided step can show. */\nexport const GUIDE_PARTS = Object.freeze({dump(GUIDE_PARTS, ensure_ascii=False)});\n\n"
         "/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */\n"
         "export const OUTCOME_TABLE = Object.freeze({\n"
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())

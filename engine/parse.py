@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .errors import InputError
-from .fields import DEFAULT_POLICY, FIELDS, POLICY_FIELDS, STORE_KINDS, Field
+from .fields import DEFAULT_POLICY, FIELDS, GUIDE_PARTS, POLICY_FIELDS, STORE_KINDS, Field
 from .model import SESSIONS, Policy, Question, Record, Store, Tenant
 
 SCHEMA_VERSION = 1
@@ -262,9 +262,11 @@ def _check_guides(store: Store, problems: _Problems) -> None:
             if not isinstance(step, dict):
                 problems.add(spath, "must be an object")
                 continue
-            _unknown_fields(step, ("title", "policy", "look_for"), spath, problems)
+            _unknown_fields(step, ("title", "policy", "look_for", "shows"), spath, problems)
             _text(step, "title", spath, problems)
             _text(step, "look_for", spath, problems)
+            if "shows" in step:
+                _check_shows(step["shows"], store, f"{spath}.shows", problems)
             if not isinstance(step.get("policy"), dict):
                 problems.add(f"{spath}.policy", "must be an object of policy fields")
                 continue
@@ -272,6 +274,19 @@ def _check_guides(store: Store, problems: _Problems) -> None:
                 parse_policy(step["policy"], store, path=f"{spath}.policy")
             except InputError as error:
                 problems.items.extend(error.problems)
+
+
+def _check_shows(shows: Any, store: Store, path: str, problems: _Problems) -> None:
+    """What a step shows: the record it speaks of and the part of the page."""
+    if not isinstance(shows, dict):
+        problems.add(path, "must be an object with record and part")
+        return
+    _unknown_fields(shows, ("record", "part"), path, problems)
+    record = shows.get("record")
+    if record not in {r.id for r in store.records}:
+        problems.add(f"{path}.record", f"must be the id of a record of this store, not {_show(record)}")
+    if shows.get("part") not in GUIDE_PARTS:
+        problems.add(f"{path}.part", f"must be one of {', '.join(GUIDE_PARTS)}, not {_show(shows.get('part'))}")
 
 
 def parse_policy(data: Any, store: Store, *, path: str = "policy") -> Policy:

@@ -76,11 +76,11 @@ def tfidf_scoring(scores: QuestionScores) -> Scoring[TermPart]:
     return Scoring("tfidf", scores.cosines, scores.parts, _unmatched_at_zero(scores.cosines, NO_SHARED_TERMS["tfidf"]))
 
 
-def bm25_scoring(scores: BM25Scores) -> Scoring[BM25Part]:
-    """BM25: the share of the best BM25 is the relevance; a record sharing no term (BM25 0)
-    is not matched. Its parts are empty when it was scored without them (beside another
-    scorer, only its ranking is shown)."""
-    return Scoring("bm25", scores.relative, scores.parts, _unmatched_at_zero(scores.scores, NO_SHARED_TERMS["bm25"]))
+def bm25_scoring(scores: BM25Scores, relative: tuple[float, ...]) -> Scoring[BM25Part]:
+    """BM25: the share of the best BM25 (``relative``, bm25.shares_within) is the relevance;
+    a record sharing no term (BM25 0) is not matched. Its parts are empty when it was
+    scored without them (beside another scorer, only its ranking is shown)."""
+    return Scoring("bm25", relative, scores.parts, _unmatched_at_zero(scores.scores, NO_SHARED_TERMS["bm25"]))
 
 
 def embedding_scoring(
@@ -112,7 +112,14 @@ class Fusion:
     scoring: Scoring[FusionPart]
 
 
-def fuse(bm25: BM25Scores, embedding: EmbeddingScores, in_scope: list[int], minimum: float, k: int) -> Fusion:
+def fuse(
+    bm25: BM25Scores,
+    relative: tuple[float, ...],
+    embedding: EmbeddingScores,
+    in_scope: list[int],
+    minimum: float,
+    k: int,
+) -> Fusion:
     """Hybrid: Reciprocal Rank Fusion of the BM25 ranking (records in scope with BM25 above 0)
     and the embedding's (records in scope with similarity at least ``minimum``), each
     ordered by its own relevance::
@@ -124,7 +131,7 @@ def fuse(bm25: BM25Scores, embedding: EmbeddingScores, in_scope: list[int], mini
     its best possible value, ``2 / (k + 1)`` (first in both rankings). A record in neither
     ranking is not matched."""
     size = len(bm25.scores)
-    lexical = _ranks([p for p in in_scope if bm25.scores[p] > 0.0], bm25.relative)
+    lexical = _ranks([p for p in in_scope if bm25.scores[p] > 0.0], relative)
     meaning = _ranks([p for p in in_scope if embedding.similarity[p] >= minimum], embedding.similarity)
     best = 2.0 / (k + 1)
     rrf: list[float | None] = [None] * size
@@ -132,7 +139,7 @@ def fuse(bm25: BM25Scores, embedding: EmbeddingScores, in_scope: list[int], mini
     parts: list[tuple[FusionPart, ...]] = [()] * size
     for position in in_scope:
         made: list[FusionPart] = []
-        for scorer, ranks, values in (("bm25", lexical, bm25.relative), ("embedding", meaning, embedding.similarity)):
+        for scorer, ranks, values in (("bm25", lexical, relative), ("embedding", meaning, embedding.similarity)):
             place = ranks.get(position)
             if place is not None:
                 made.append(

@@ -16,19 +16,21 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, cast
 
-from .bm25 import BM25Scores, record_lengths, score_question_bm25
+from .bm25 import BM25Scores, Shares, record_lengths, score_question_bm25, shares_within
 from .errors import InputError, error_result, internal_error
 from .fields import EMBEDDING_SCORERS, OTHER_SCORER, OUTCOME_STAGE
 from .model import Policy, Store
 from .near_miss import NearMisses
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
+from .reading import piece_claims, word_claims
+from .recent import Recent
 from .scope import Exclusion, ScopeChecker
+from .scorers import SCORERS_BY_ID
 from .scoring import AnyScoring, Fusion, blend, bm25_scoring, embedding_scoring, fuse, recency, tfidf_scoring
 from .shapes import (
     Answer,
@@ -38,8 +40,10 @@ from .shapes import (
     EmbeddingPart,
     ErrorResult,
     Head,
+    NearMiss,
     Opened,
     QuestionMap,
+    ReadingClaim,
     RecordResult,
     Result,
     Summary,
@@ -60,8 +64,6 @@ dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 # goes back and forth between a few, and each costs a pass over every record.
 _QUESTIONS_KEPT = 8
 
-_Kept = TypeVar("_Kept")
-
 
 def _matched(position: int) -> Exclusion | None:
     """A scorer's test that matches every record: the scope filters alone."""
@@ -71,8 +73,9 @@ def _matched(position: int) -> Exclusion | None:
 @dataclass(frozen=True)
 class _Decisions:
     """What one policy decides for every record, in store order. ``scoring`` is the
-    policy scorer's reading of the question (each record's relevance and parts), ``score``
-    its blend with recency; ``rank`` places the candidates under the policy's scorer and
+    policy scorer's reading of the question (each record's relevance and parts),
+    ``scorings`` every scorer's reading the answer computed, ``score`` the policy
+    scorer's blend with recency; ``rank`` places the candidates under the policy's scorer and
     ``other_rank`` under the other one, ``ranks`` under each scorer computed. ``tfidf``
     and ``bm25`` are the question's two lexical scores, which every answer shows;
     ``meaning`` its embedding scores and ``rrf`` the fused sums, when the policy's
@@ -80,9 +83,11 @@ class _Decisions:
 
     tfidf: QuestionScores
     bm25: BM25Scores
+    shares: Shares
     meaning: EmbeddingScores | None
     rrf: tuple[float | None, ...] | None
     scoring: AnyScoring
+    scorings: dict[str, AnyScoring]
     score: list[float]
     outcome: list[str]
     reason: list[str]
@@ -117,25 +122,22 @@ class Session:
         self.index = build_index(tuple(record.text for record in store.records))
         self.scope = ScopeChecker(store)
         self.ids = [record.id for record in store.records]
+        self.positions = {rid: position for position, rid in enumerate(self.ids)}
         self.words = [word_count(record.text) for record in store.records]
         self.recency = [recency(record.age_hours) for record in store.records]
+        self.tenants = [record.tenant for record in store.records]
         self.lengths = record_lengths(self.index)
-        self._scores: OrderedDict[str, QuestionScores] = OrderedDict()
-        self._bm25: OrderedDict[tuple[str, float, float, bool], BM25Scores] = OrderedDict()
-        self._encoded: dict[str, str] = {}
+        self._scores: Recent[str, QuestionScores] = Recent(_QUESTIONS_KEPT)
+        self._bm25: Recent[tuple[str, float, float, bool], BM25Scores] = Recent(_QUESTIONS_KEPT)
+        # The per-term parts of every record as JSON text, by terms key.
+        self._encoded: Recent[str, str] = Recent(_QUESTIONS_KEPT)
         self._embedding = embedding
         self._vectors_source = vectors
         self._store_vectors: StoreVectors | None = None
-        self._meaning: OrderedDict[str, EmbeddingScores] = OrderedDict()
-        self._kept: OrderedDict[str, Any] = OrderedDict()
-
-    def use_embedding(self, embedding: StaticEmbedding) -> None:
-        """Read the embedding and hybrid scorers' vectors from ``embedding`` from now on."""
-        self._embedding = embedding
-        self._store_vectors = None
-        self._meaning.clear()
-        self._kept.clear()
-        self._encoded.clear()
+        self._meaning: Recent[str, EmbeddingScores] = Recent(_QUESTIONS_KEPT)
+        # An embedding answer's parts or a hybrid answer's fusion, by terms key: a policy
+        # change that keeps the question and the scope needs nothing made again.
+        self._kept: Recent[str, Any] = Recent(_QUESTIONS_KEPT)
 
     # ------------------------------------------------------------ the two shapes
 
@@ -220,29 +222,15 @@ class Session:
 
     def _question(self, text: str) -> QuestionScores:
         """A question's scores against every record, kept for the last few questions."""
-        scores = self._scores.get(text)
-        if scores is None:
-            scores = self._scores[text] = score_question(self.index, text)
-            if len(self._scores) > _QUESTIONS_KEPT:
-                self._scores.popitem(last=False)
-        else:
-            self._scores.move_to_end(text)
-        return scores
+        return self._scores.get(text, lambda: score_question(self.index, text))
 
     def _question_bm25(self, text: str, k1: float, b: float, *, with_parts: bool) -> BM25Scores:
         """A question's BM25 against every record, kept like ``_question``'s scores; its
         per-term parts only when BM25 ranks (beside TF-IDF, its scores suffice)."""
-        key = (text, k1, b, with_parts)
-        scores = self._bm25.get(key)
-        if scores is None:
-            scores = self._bm25[key] = score_question_bm25(
-                self.index, self.lengths, text, k1=k1, b=b, with_parts=with_parts
-            )
-            if len(self._bm25) > _QUESTIONS_KEPT:
-                self._bm25.popitem(last=False)
-        else:
-            self._bm25.move_to_end(key)
-        return scores
+        return self._bm25.get(
+            (text, k1, b, with_parts),
+            lambda: score_question_bm25(self.index, self.lengths, text, k1=k1, b=b, with_parts=with_parts),
+        )
 
     def _asked(self, policy: Policy) -> str:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
@@ -250,16 +238,13 @@ class Session:
 
     def _question_embedding(self, text: str) -> EmbeddingScores:
         """A question's embedding scores against every record, kept like ``_question``'s."""
-        scores = self._meaning.get(text)
-        if scores is None:
+
+        def make() -> EmbeddingScores:
             from .semantic import score_question_embedding
 
-            scores = self._meaning[text] = score_question_embedding(self._vectors(), text)
-            if len(self._meaning) > _QUESTIONS_KEPT:
-                self._meaning.popitem(last=False)
-        else:
-            self._meaning.move_to_end(text)
-        return scores
+            return score_question_embedding(self._vectors(), text)
+
+        return self._meaning.get(text, make)
 
     def _vectors(self) -> StoreVectors:
         """Every record's vector and the store's map, made the first time a policy needs them."""
@@ -275,42 +260,18 @@ class Session:
             self._store_vectors = store_vectors(self._embedding, [record.text for record in self.store.records])
         return self._store_vectors
 
-    def _keep(self, key: str, make: Callable[[], _Kept]) -> _Kept:
-        """What ``make`` gives for a terms key, kept for the last few keys (a policy change
-        that keeps the question and the scope needs nothing made again)."""
-        if key in self._kept:
-            self._kept.move_to_end(key)
-            kept: _Kept = self._kept[key]
-            return kept
-        made = self._kept[key] = make()
-        if len(self._kept) > _QUESTIONS_KEPT:
-            self._kept.popitem(last=False)
-        return made
-
     def _terms_key(self, policy: Policy) -> str:
-        """What the per-term parts depend on: the store, the question's text, and for BM25
-        its k1 and b. An embedding's parts depend on the scope too (the closest tokens are
-        found for the records in scope only), and hybrid's on every setting of the two
-        rankings it fuses. The separator after such a key's store name is a control
-        character, which no store name holds, so the kinds of key never meet."""
+        """What the per-term parts depend on: the store, the question's text, and the
+        settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
+        embedding's scope, every setting of the two rankings hybrid fuses). The separator
+        after such a key's store name is a control character, which no store name holds,
+        so the kinds of key never meet."""
         text = self._asked(policy)
-        if policy.scorer == "bm25":
-            return f"{self.name}\x1fbm25:{policy.bm25_k1!r}:{policy.bm25_b!r}:{text}"
-        if policy.scorer in EMBEDDING_SCORERS:
-            scope = [policy.tenant, policy.store, policy.previous_sessions, policy.max_age_hours, policy.latest_per_key]
-            if policy.scorer == "hybrid":
-                scope += [policy.bm25_k1, policy.bm25_b, policy.min_similarity, policy.rrf_k]
-            return f"{self.name}\x1f{policy.scorer}:{json.dumps(scope)}:{text}"
-        return f"{self.name}:{text}"
-
-    def _encoded_terms(self, key: str, d: _Decisions) -> str:
-        """The per-term parts of every record as JSON text, encoded once per question."""
-        encoded = self._encoded.get(key)
-        if encoded is None:
-            encoded = self._encoded[key] = dumps(d.scoring.parts)
-            if len(self._encoded) > _QUESTIONS_KEPT:
-                del self._encoded[next(iter(self._encoded))]
-        return encoded
+        depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
+        if not depends:
+            return f"{self.name}:{text}"
+        settings = [getattr(policy, name) for name in depends]
+        return f"{self.name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
 
     def _decide(self, policy: Policy) -> _Decisions:
         """What a policy decides for every record: read the question under each scorer,
@@ -318,10 +279,13 @@ class Session:
         scorer, pack the policy scorer's ranking, and see what the tray holds."""
         text = self._asked(policy)
         tfidf = self._question(text)
+        # An answer carries the per-record parts of the scorer in force, and no others.
         bm25 = self._question_bm25(text, policy.bm25_k1, policy.bm25_b, with_parts=policy.scorer == "bm25")
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
-        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25)}
+        # BM25's divisor is the best among the tenant's own records: the tenant is a hard filter.
+        shares = shares_within(bm25.scores, self.tenants)
+        scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25, shares.relative)}
         meaning: EmbeddingScores | None = None
         fusion: Fusion | None = None
         key = self._terms_key(policy)
@@ -332,10 +296,12 @@ class Session:
             in_scope = self.scope.check_all(_matched, policy)[1]
             parts: tuple[tuple[EmbeddingPart, ...], ...] = ((),) * len(self.ids)
             if policy.scorer == "embedding":
-                parts = self._keep(key, lambda: _embedding_parts(vectors, found, in_scope))
+                parts = self._kept.get(key, lambda: _embedding_parts(vectors, found, in_scope))
             scorings["embedding"] = embedding_scoring(meaning, policy.min_similarity, parts)
             if policy.scorer == "hybrid":
-                fusion = self._keep(key, lambda: fuse(bm25, found, in_scope, policy.min_similarity, policy.rrf_k))
+                fusion = self._kept.get(
+                    key, lambda: fuse(bm25, shares.relative, found, in_scope, policy.min_similarity, policy.rrf_k)
+                )
                 scorings["hybrid"] = fusion.scoring
         scoring = scorings[policy.scorer]
         exclusions, candidates = self.scope.check_all(scoring.unmatched, policy)
@@ -351,9 +317,11 @@ class Session:
         return _Decisions(
             tfidf=tfidf,
             bm25=bm25,
+            shares=shares,
             meaning=meaning,
             rrf=None if fusion is None else fusion.rrf,
             scoring=scoring,
+            scorings=scorings,
             score=self._blended(scoring, policy.recency_weight),
             outcome=outcome,
             reason=reason,
@@ -392,6 +360,7 @@ class Session:
     def _head(self, policy: Policy, d: _Decisions) -> Head:
         own = bool(policy.question_text)
         text = self._asked(policy)
+        near_misses = self._near_misses.of(d.tfidf.dropped) if d.tfidf.dropped else []
         return {
             "engine_version": __version__,
             "policy": policy_dict(policy),
@@ -401,16 +370,34 @@ class Session:
                 "own": own,
                 "terms": list(d.tfidf.terms),
                 "dropped_terms": list(d.tfidf.dropped),
-                "near_misses": self._near_misses.of(d.tfidf.dropped) if d.tfidf.dropped else [],
+                "near_misses": near_misses,
                 "stop_words": stop_words_in(text),
-                "best_bm25": max(d.bm25.scores, default=0.0),
+                "best_bm25": d.bm25.scores[best] if (best := d.shares.best.get(policy.tenant)) is not None else 0.0,
+                "best_bm25_record": None if best is None else self.ids[best],
                 "average_length": d.bm25.average_length,
+                "reading": self._reading(policy, d, text, near_misses),
                 "tokens": [] if d.meaning is None else _asked_tokens(d.meaning),
                 "unknown_tokens": [] if d.meaning is None else list(d.meaning.unknown),
                 "norm": None if d.meaning is None else d.meaning.norm,
                 "map": None if d.meaning is None else self._map(d.meaning),
             },
         }
+
+    def _reading(self, policy: Policy, d: _Decisions, text: str, near_misses: list[NearMiss]) -> list[ReadingClaim]:
+        """How the scorer in force reads the question: its exact words, its word pieces, or both."""
+        scorer = SCORERS_BY_ID[policy.scorer]
+        claims: list[ReadingClaim] = []
+        if scorer.words:
+            claims += word_claims(scorer, text, d.tfidf.terms, d.tfidf.dropped, stop_words_in(text), near_misses)
+        if scorer.pieces and d.meaning is not None:
+            top = None
+            # The per-piece parts are the embedding's own when it ranks (hybrid's are its fusion's).
+            if d.scoring is d.scorings.get("embedding") and d.ranked:
+                position = self.positions[d.ranked[0]]
+                parts = cast(tuple[EmbeddingPart, ...], d.scoring.parts[position])
+                top = (d.ranked[0], d.meaning.similarity[position], parts)
+            claims += piece_claims(d.meaning.sequence, d.meaning.unknown, top)
+        return claims
 
     def _map(self, meaning: EmbeddingScores) -> QuestionMap:
         plane = self._vectors().plane
@@ -466,7 +453,7 @@ class Session:
         d = self._decide(policy)
         columns = self._columns(policy, d)
         key = columns["terms_key"]
-        terms = "null" if have_terms == key else self._encoded_terms(key, d)
+        terms = "null" if have_terms == key else self._encoded.get(key, lambda: dumps(d.scoring.parts))
         return f'{dumps(columns)[:-1]},"terms":{terms}}}'
 
 

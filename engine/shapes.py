@@ -98,13 +98,30 @@ class NearMiss(TypedDict):
     record_words: list[str]
 
 
+class ReadingClaim(TypedDict):
+    """One sentence of how the question is read (engine/reading.py): its ``kind``, the
+    ``scorer`` it is about, the terms, words or pieces it names (``items``), and for a
+    piece's parts of a record's similarity the ``record`` and the ``values`` (else None
+    and empty)."""
+
+    kind: str
+    scorer: str
+    items: list[str]
+    text: str
+    record: str | None
+    values: list[float]
+
+
 class QuestionResult(TypedDict):
     """The question in force and how it was read. ``own`` is a learner's own text (its id
     is then empty); ``terms`` are its terms found in some record, ``dropped_terms`` those
     found in none (they count for nothing), with ``near_misses`` for those of them that a
     record holds in a longer or inflected form; ``stop_words`` the stop words it contained.
-    ``best_bm25`` is the highest BM25 of any record for it: BM25 is blended as a share of it;
-    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``.
+    ``best_bm25`` is the highest BM25 among the active tenant's records, ``best_bm25_record``
+    the record holding it (None when no record of the tenant shares a term): BM25 is blended
+    as a share of it;
+    ``average_length`` is the store's mean record length in terms, BM25's ``avg_len``;
+    ``reading`` says how the scorer in force reads the question (engine/reading.py).
     When the scorer reads the embedding (else empty, or None): ``tokens`` are its distinct
     word pieces in question order, ``unknown_tokens`` its words the vocabulary lacks (they
     count for nothing), ``norm`` the length of the sum of its token vectors, ``‖Σv‖``, and
@@ -118,7 +135,9 @@ class QuestionResult(TypedDict):
     near_misses: list[NearMiss]
     stop_words: list[str]
     best_bm25: float
+    best_bm25_record: str | None
     average_length: float
+    reading: list[ReadingClaim]
     tokens: list[AskedToken]
     unknown_tokens: list[str]
     norm: float | None

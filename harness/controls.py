@@ -14,9 +14,10 @@ from harness.fixtures import STORE
 from harness.results import result_of
 
 
-def full_policy(partial: dict[str, Any]) -> dict[str, Any]:
-    """Every field of the policy, the default store's defaults filling what ``partial`` leaves out."""
-    return dict(result_of({"store": STORE, "policy": partial})["policy"])
+def full_policy(partial: dict[str, Any], store: Any = None) -> dict[str, Any]:
+    """Every field of the policy, the store's defaults (the default store's unless another
+    is given) filling what ``partial`` leaves out."""
+    return dict(result_of({"store": STORE if store is None else store, "policy": partial})["policy"])
 
 
 def js_text(value: Any) -> str:
@@ -88,7 +89,7 @@ def set_policy(page: Page, partial: dict[str, Any]) -> dict[str, Any]:
     return policy
 
 
-def shows_policy(page: Page, partial: dict[str, Any]) -> None:
-    """The views show the result for this policy (the worker has answered)."""
-    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial)))
+def shows_policy(page: Page, partial: dict[str, Any], store: Any = None) -> None:
+    """The views show the result for this policy (the worker has answered), in the default store or ``store``."""
+    expect(page.locator("#experiment")).to_have_attribute("data-shown-policy", query_of(full_policy(partial, store)))
     expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")

@@ -185,8 +185,13 @@ RECORD = st.fixed_dictionaries(
 
 
 def random_store(base: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
-    """``base`` with ``records`` (given ids R0, R1, …) and no supporting facts."""
+    """``base`` with ``records`` (given ids R0, R1, …), no supporting facts, and guides whose
+    steps show no record (the base's records are gone)."""
     store = dict(base)
     store["records"] = [{"id": f"R{i}", **record} for i, record in enumerate(records)]
     store["questions"] = [{**q, "supporting": {}} for q in base["questions"]]
+    store["guides"] = [
+        {**guide, "steps": [{k: v for k, v in step.items() if k != "shows"} for step in guide["steps"]]}
+        for guide in base.get("guides", [])
+    ]
     return store

@@ -1,15 +1,18 @@
 """The ``.rwse`` vector files' one writer (layout in embedding/README.md), which writes the shipped
-file (tools/distill_embedding.py) and the tests' small hand-made ones; their vectors dequantised as
-numpy does for the model2vec oracle, and a BERT WordPiece tokenizer built with Hugging Face
+file (tools/distill_embedding.py) and the tests' small hand-made ones, and their one reader into
+numpy (after the engine's header reader), whose dequantised vectors the distiller, the benchmark
+and the model2vec oracle use; and a BERT WordPiece tokenizer built with Hugging Face
 ``tokenizers`` over any vocabulary (the oracle for engine/wordpiece.py)."""
 
 from __future__ import annotations
 
+import io
 import json
 import struct
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
+from engine.embedding import read_header
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 
 # all-MiniLM-L6-v2's tokenizer settings (its tokenizer.json), as the format's header states them:
@@ -89,14 +92,33 @@ def write_rwse(
     return encode_rwse(BERT_HEADER | header, tokens, rows, scales, neighbours)
 
 
-def dequantised(data: bytes) -> Any:
-    """The file's vectors as a float32 numpy array, row times scale in float32 (what model2vec is given)."""
+class Decoded(NamedTuple):
+    """A vector file's header, tokens and dequantised vectors (a float32 numpy array)."""
+
+    header: dict[str, Any]
+    tokens: list[str]
+    vectors: Any
+
+
+def dequantise(scales: Any, rows: Any) -> Any:
+    """Token i's vector = row_i * scale_i, in float32 (what model2vec is given; the engine's
+    product is exact in a double)."""
     import numpy as np
 
-    (length,) = struct.unpack_from("<I", data, 4)
-    header = json.loads(data[8 : 8 + length])
+    return (rows.astype(np.float32) * scales[:, None]).astype(np.float32)
+
+
+def read_rwse(data: bytes) -> Decoded:
+    """The file's header, tokens and vectors: int8 rows dequantised, or float32 rows as they are."""
+    import numpy as np
+
+    header, at = read_header(io.BytesIO(data), len(data))
+    tokens = data[at : at + header["vocab_bytes"]].decode("utf-8").split("\n")
+    at += header["vocab_bytes"]
     n, d = header["tokens"], header["dims"]
-    at = 8 + length + header["vocab_bytes"]
-    scales = np.frombuffer(data, dtype="<f4", count=n, offset=at)
-    rows = np.frombuffer(data, dtype=np.int8, count=n * d, offset=at + 4 * n).reshape(n, d)
-    return rows.astype(np.float32) * scales[:, None].astype(np.float32)
+    if header["quantisation"] == "int8-row":
+        scales = np.frombuffer(data, dtype="<f4", count=n, offset=at).astype(np.float32)
+        rows = np.frombuffer(data, dtype=np.int8, count=n * d, offset=at + 4 * n).reshape(n, d)
+        return Decoded(header, tokens, dequantise(scales, rows))
+    vectors = np.frombuffer(data, dtype="<f4", count=n * d, offset=at).reshape(n, d).astype(np.float32)
+    return Decoded(header, tokens, vectors)

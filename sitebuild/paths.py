@@ -16,6 +16,7 @@ DEFAULT_OUT = ROOT / "dist"
 # Generated from engine/fields.py: the page's copy of the tables (the build writes a
 # fresh one into dist/js) and the policy section of the store schema, for editors.
 TABLES_JS = SITE_JS / "core" / "tables.js"
+SCORERS_JS = SITE_JS / "core" / "scorers.js"
 # Generated from engine/shapes.py: the page's JSDoc types of the engine's JSON shapes.
 SHAPES_JS = SITE_JS / "core" / "shapes.js"
 STORE_SCHEMA = ROOT / "fixtures" / "store.schema.json"

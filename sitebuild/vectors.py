@@ -3,12 +3,13 @@ on demand, and the model's licence and the derivation notice beside the other li
 
 from __future__ import annotations
 
-import json
+import io
 import shutil
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine import embedding
 
 from .files import BuildError, named_by_content, rel
 from .paths import ROOT, VECTORS, VECTORS_LICENSE, VECTORS_NOTICE
@@ -47,14 +48,11 @@ class Vectors:
 
 
 def read_header(data: bytes) -> dict[str, Any]:
-    """The JSON header of a vector file (embedding/README.md describes the layout)."""
-    if data[:4] != b"RWSE" or len(data) < 8:
-        raise BuildError(f"{VECTORS.relative_to(ROOT)} is not a vector file (it does not start with RWSE)")
-    (length,) = struct.unpack_from("<I", data, 4)
+    """The JSON header of a vector file, read by the engine's reader."""
     try:
-        header = json.loads(data[8 : 8 + length].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BuildError(f"{VECTORS.relative_to(ROOT)} has an unreadable header ({error})") from None
+        header, _ = embedding.read_header(io.BytesIO(data), len(data))
+    except embedding.VectorFileError as error:
+        raise BuildError(f"{VECTORS.relative_to(ROOT)}: {error}") from None
     if not isinstance(header, dict) or not all(isinstance(header.get(k), int) for k in ("tokens", "dims")):
         raise BuildError(f"{VECTORS.relative_to(ROOT)}'s header does not give its tokens and dims")
     return header

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bm25 import lucene_idf, record_lengths, score_question_bm25
+from engine.bm25 import Shares, lucene_idf, record_lengths, score_question_bm25, shares_within
 from engine.tfidf import build_index
 from harness.fixtures import FIXTURES, load_json
 from harness.generate import BASE_STORE, POLICIES
@@ -93,7 +93,12 @@ def test_one_record_by_hand() -> None:
     assert result.scores[0] == pytest.approx(0.4892, abs=1e-4)  # 2 · 0.470 · 2 / (2 + 1.2 · 1.536)
     assert result.scores[2] == 0.0 and result.parts[2] == ()
     best = max(result.scores)
-    assert result.relative == tuple(score / best for score in result.scores)
+    shares = shares_within(result.scores, ["a", "a", "a"])
+    assert shares.relative == tuple(score / best for score in result.scores) and shares.best == {"a": 1}
+    # Split into two groups, each divides by its own best: the second record is its group's best.
+    split = shares_within(result.scores, ["a", "b", "b"])
+    assert split.relative == (1.0, 1.0, 0.0) and split.best == {"a": 0, "b": 1}
+    assert shares_within((0.0, 0.0), ["a", "a"]) == Shares((0.0, 0.0), {"a": None})
 
 
 # ---------------------------------------------------------------- BM25 as the policy's scorer
@@ -110,13 +115,34 @@ def test_a_bm25_policy_scores_every_record_as_the_oracle_does(k1: float, b: floa
         want = oracle(texts, question["text"], k1, b)
         got = [row["bm25"] for row in result["records"]]
         assert np.allclose(got, want, rtol=1e-6, atol=1e-6), question["id"]
-        best = max(got)
-        assert result["question"]["best_bm25"] == best
         for row in result["records"]:
+            # The divisor is the best BM25 among the record's own tenant's records.
+            best = max(other["bm25"] for other in result["records"] if other["tenant"] == row["tenant"])
             assert row["relevance"] == (row["bm25"] / best if best else 0.0)
             assert row["score"] == pytest.approx(0.7 * row["relevance"] + 0.3 * row["recency"], abs=1e-15)
             assert math.fsum(part["contribution"] for part in row["terms"]) == row["bm25"]
             assert (row["bm25"] == 0.0) == (row["cosine"] == 0.0) == (row["terms"] == [])
+
+
+def test_the_share_divides_by_the_active_tenants_best_and_names_it() -> None:
+    """Team A's BM25 shares never divide by a Team B record's BM25, whichever is the store's best."""
+    store = load_json(FIXTURES / "store.json")
+    seen_other_tenant_best = False
+    for question in store["questions"]:
+        for tenant in ("team-a", "team-b"):
+            policy = {"question": question["id"], "tenant": tenant, "scorer": "bm25", "store": "all"}
+            result = result_of({"store": store, "policy": policy})
+            own = [row for row in result["records"] if row["tenant"] == tenant]
+            best = max(own, key=lambda row: row["bm25"])
+            head = result["question"]
+            if best["bm25"] == 0.0:
+                assert head["best_bm25"] == 0.0 and head["best_bm25_record"] is None
+                continue
+            assert head["best_bm25"] == best["bm25"] and head["best_bm25_record"] == best["id"]
+            seen_other_tenant_best |= max(row["bm25"] for row in result["records"]) > best["bm25"]
+            assert max(row["relevance"] for row in own) == 1.0
+    # The fixtures hold a question whose store-wide best is another tenant's record.
+    assert seen_other_tenant_best
 
 
 @settings(max_examples=150, deadline=None)

@@ -389,16 +389,6 @@ def test_vectors_are_served_on_demand_under_their_content_hash(built_site: Path)
     assert 'href="licenses/minilm-static-NOTICE.txt"' in html
 
 
-def test_the_pages_vector_scorers_are_the_engines() -> None:
-    """site/js/core/scorers.js lists the scorers that read the vectors as engine/fields.py does."""
-    from engine.fields import EMBEDDING_SCORERS
-
-    text = (build.SITE / "js" / "core" / "scorers.js").read_text(encoding="utf-8")
-    listed = re.search(r"VECTOR_SCORERS = Object\.freeze\((\[.*?\])\)", text)
-    assert listed is not None
-    assert json.loads(listed[1]) == list(EMBEDDING_SCORERS)
-
-
 def test_missing_vectors_stop_the_build_with_one_clear_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Without the vector file the build says which file is missing and how to rebuild it."""
     import sitebuild.vectors

@@ -31,16 +31,17 @@ def test_table_shows_records_tray_and_coverage() -> None:
 
 
 def test_bm25_is_chosen_with_its_flags_and_the_table_shows_both_ranks() -> None:
-    """--scorer bm25 --bm25-k1 --bm25-b: the table names the scorer and brackets TF-IDF's rank."""
+    """--scorer bm25 --bm25-k1 --bm25-b: the table names the scorer and gives TF-IDF's rank in a column named for it."""
     out = cli(
         *("--question-text", "checkout deployment", "--store", "all", "--previous-sessions"),
         *("--max-records", "2", "--scorer", "bm25", "--bm25-k1", "1.2", "--bm25-b", "0.75"),
     )
     assert out.returncode == 0, out.stderr
     assert "scorer=bm25 bm25_k1=1.2 bm25_b=0.75" in out.stdout
-    assert "Score:    BM25 blended with recency; rank (TF-IDF) is the rank the other scorer gives" in out.stdout
+    assert "Score:    BM25: score = (1 - recency weight) x relative BM25 + recency weight x 2^(-age/24)" in out.stdout
+    assert "ID     words    BM25  cosine   score #BM25 #TF-IDF  outcome and reason" in out.stdout
     rows = {line.split()[0]: line.split() for line in out.stdout.splitlines() if line.startswith("M")}
-    assert rows["M3"][5:7] == ["2", "(3)"] and rows["M10"][5:7] == ["3", "(2)"]
+    assert rows["M3"][5:7] == ["2", "3"] and rows["M10"][5:7] == ["3", "2"]
     assert "Selected context: M5, M3  (28 of 40 words)" in out.stdout
 
 
@@ -130,9 +131,15 @@ def test_the_policy_line_names_the_question_actually_asked() -> None:
     assert "question=" not in policy.replace("question_text=", "")
     assert 'question_text="Which deploy did not fail?"' in policy
     assert "Question: Which deploy did not fail? (your own question)" in own
-    assert 'Near:     "deploy" is not "deployment"; "fail" is not "failed" (only exact words match: no stemming)' in own
+    assert (
+        "TF-IDF matches only exact words, with no stemming: “deploy” is not “deployment”; “fail” is\n          not “failed”."
+        in own
+    )
     fixed = cli("--question", "timeout-incident").stdout
-    assert "Policy:   question=timeout-incident tenant=team-a" in fixed and "Near:" not in fixed
+    assert "Policy:   question=timeout-incident tenant=team-a" in fixed and "no stemming" not in fixed
+    # Under the embedding no word is matched exactly, so the hint is not given.
+    meaning = cli("--question-text", "Which deploy did not fail?", "--scorer", "embedding").stdout
+    assert "no stemming" not in meaning and "The embedding reads" in meaning
 
 
 def test_a_malformed_store_is_refused_with_every_problem_and_its_path_as_the_build_does(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from harness.rwse import dequantise, read_rwse  # noqa: E402
 from tools import distill_embedding as distiller  # noqa: E402
 
 EMBEDDING = distiller.OUT_DIR
@@ -48,7 +49,7 @@ def test_int8_rows_round_trip_within_half_a_step() -> None:
     scales, stored = distiller.quantise(vectors, "int8-row")
     assert stored.dtype == np.int8
     assert (np.abs(stored[:4]).max(axis=1) == 127).all()
-    back = distiller.dequantise(scales, stored)
+    back = dequantise(scales, stored)
     assert (np.abs(back - vectors) <= scales[:, None] / 2 + 1e-7).all()
     assert (back[4] == 0).all()
 
@@ -145,7 +146,7 @@ def test_vector_file_round_trips(tmp_path: Path) -> None:
     static = distiller.build(rows, tokens, dims=4, quantisation="int8-row", trim="none", neighbours=2)
     path = tmp_path / "x.rwse"
     path.write_bytes(distiller.rwse_bytes(static))
-    head, read_tokens, vectors = distiller.read_rwse(path)
+    head, read_tokens, vectors = read_rwse(path.read_bytes())
     assert (head["tokens"], head["dims"], head["neighbours"]) == (8, 4, 2)
     assert read_tokens == tokens
     np.testing.assert_array_equal(vectors, static.vectors())
@@ -157,7 +158,7 @@ def test_vector_file_round_trips(tmp_path: Path) -> None:
 def shipped() -> Shipped:
     if not SHIPPED.exists():
         pytest.fail(f"{SHIPPED} is missing: run python tools/distill_embedding.py")
-    head, tokens, vectors = distiller.read_rwse(SHIPPED)
+    head, tokens, vectors = read_rwse(SHIPPED.read_bytes())
     return head, tokens, vectors, SHIPPED.read_bytes()
 
 

@@ -41,3 +41,11 @@ def test_files_the_readme_names_exist() -> None:
         assert (ROOT / path).exists() or (ROOT / ".github" / "workflows" / path.split("/")[-1]).exists(), path
     for name in ("engine_scale.py", "page_load.py", "first_visit.py", "page_scale.py"):
         assert f"bench/{name}" in README and (ROOT / "bench" / name).exists()
+
+
+def test_the_readme_lists_every_scorer_as_the_scorer_table_does() -> None:
+    """The README's scorer table and the vectors' size are what engine/scorers.py and the file generate."""
+    from sitebuild.readme import scorer_block
+
+    assert scorer_block() in README, "run `python build.py --write-tables` after editing engine/scorers.py"
+    assert "MB gzipped" not in README.split("## Start-up performance")[0], "one size for the vectors: the generated one"

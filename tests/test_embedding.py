@@ -21,13 +21,14 @@ from engine.embedding import (
     DEFAULT_MAX_LENGTH,
     StaticEmbedding,
     VectorFileError,
-    cosine,
     default_vector_path,
 )
-from engine.semantic import principal_plane
-from engine.wordpiece import BERT_SPECIAL_TOKENS, WordPiece
+from engine.plane import principal_plane
+from engine.wordpiece import BERT_SPECIAL_TOKENS
 from harness import ROOT
-from harness.rwse import bert_tokenizer, dequantised, write_rwse
+from harness.meaning import closest_tokens, cosine, parts
+from harness.rwse import bert_tokenizer, read_rwse, write_rwse
+from harness.tokenizer_json import wordpiece_from_tokenizer_json
 
 REAL_VECTORS = ROOT / "embedding" / "minilm-static.rwse"
 REAL_TOKENIZER = ROOT / "embedding" / "tokenizer.json"
@@ -49,7 +50,7 @@ HAND = StaticEmbedding.from_bytes(hand_file())
 
 def oracle(data: bytes, tokenizer: Tokenizer, max_length: int | None = DEFAULT_MAX_LENGTH) -> StaticModel:
     """model2vec's StaticModel over the file's vectors, dequantised in float32."""
-    return StaticModel(vectors=dequantised(data), tokenizer=tokenizer, normalize=True, max_length=max_length)
+    return StaticModel(vectors=read_rwse(data).vectors, tokenizer=tokenizer, normalize=True, max_length=max_length)
 
 
 def test_hand_checked_vectors() -> None:
@@ -70,19 +71,22 @@ def test_texts_without_a_known_token_have_the_zero_vector() -> None:
     for text in ("", "   ", "xyzzy", "red blue", "the"):
         assert HAND.embed(text).vector == (0.0, 0.0), text
     assert [p.text for p in HAND.embed("red blue").pieces] == ["red", "blue"]
-    assert [(p.piece.text, p.contribution) for p in HAND.parts("red blue", (1.0, 0.0))] == [("red", 0.0), ("blue", 0.0)]
-    assert [(p.piece.text, p.contribution) for p in HAND.parts("car", HAND.embed("").vector)] == [("car", 0.0)]
-    assert HAND.parts("", (1.0, 0.0)) == ()
+    assert [(p.piece.text, p.contribution) for p in parts(HAND, "red blue", (1.0, 0.0))] == [
+        ("red", 0.0),
+        ("blue", 0.0),
+    ]
+    assert [(p.piece.text, p.contribution) for p in parts(HAND, "car", HAND.embed("").vector)] == [("car", 0.0)]
+    assert parts(HAND, "", (1.0, 0.0)) == ()
 
 
 def test_parts_by_hand() -> None:
     """ "cars" against "vehicle": v·d / (‖Σv‖ ‖d‖) for car and ##s, adding up to the cosine."""
     record = HAND.embed("vehicle").vector
-    parts = HAND.parts("cars", record)
-    assert [p.piece.text for p in parts] == ["car", "##s"]
-    assert parts[0].contribution == pytest.approx(1 / math.sqrt(3.125), abs=1e-15)
-    assert parts[1].contribution == pytest.approx(0.75 / math.sqrt(3.125), abs=1e-15)
-    assert math.isclose(math.fsum(p.contribution for p in parts), 1.75 / math.sqrt(3.125), abs_tol=1e-15)
+    shares = parts(HAND, "cars", record)
+    assert [p.piece.text for p in shares] == ["car", "##s"]
+    assert shares[0].contribution == pytest.approx(1 / math.sqrt(3.125), abs=1e-15)
+    assert shares[1].contribution == pytest.approx(0.75 / math.sqrt(3.125), abs=1e-15)
+    assert math.isclose(math.fsum(p.contribution for p in shares), 1.75 / math.sqrt(3.125), abs_tol=1e-15)
     assert math.isclose(cosine(HAND.embed("cars").vector, record), 1.75 / math.sqrt(3.125), abs_tol=1e-15)
 
 
@@ -95,9 +99,9 @@ def test_neighbours_come_from_the_table_with_their_cosines() -> None:
 
 def test_closest_tokens_of_a_record() -> None:
     """Most similar first, each record token once, ties broken by the lower id."""
-    closest = HAND.closest_tokens(CAR, [RED, VEHICLE, S, VEHICLE, THE], 3)
+    closest = closest_tokens(HAND, CAR, [RED, VEHICLE, S, VEHICLE, THE], 3)
     assert [(n.token, round(n.cosine, 6)) for n in closest] == [("vehicle", 0.894427), ("##s", 0.707107), ("red", 0.0)]
-    assert [n.token for n in HAND.closest_tokens(RED, [BLUE, CAR, THE], 2)] == ["car", "the"]
+    assert [n.token for n in closest_tokens(HAND, RED, [BLUE, CAR, THE], 2)] == ["car", "the"]
 
 
 def test_long_texts_are_cut_as_model2vec_cuts_them() -> None:
@@ -148,9 +152,9 @@ def test_random_vectors_equal_model2vec(text: str, record: str) -> None:
     ]
     assert RANDOM.token_ids(text) == [p.id for p in embedded.pieces]
     record_vector = RANDOM.embed(record).vector
-    parts = RANDOM.parts(embedded, record_vector)
+    shares = parts(RANDOM, embedded, record_vector)
     assert math.isclose(
-        math.fsum(p.contribution for p in parts), cosine(embedded.vector, record_vector), rel_tol=1e-12, abs_tol=1e-12
+        math.fsum(p.contribution for p in shares), cosine(embedded.vector, record_vector), rel_tol=1e-12, abs_tol=1e-12
     )
 
 
@@ -289,7 +293,7 @@ def test_the_shipped_vocabulary_is_the_tokenizers() -> None:
         token.content for token in tokenizer.get_added_tokens_decoder().values() if token.special
     )
     assert ours.median_token_length == model.median_token_length
-    theirs = WordPiece.from_tokenizer_json(REAL_TOKENIZER.read_text(encoding="utf-8"))
+    theirs = wordpiece_from_tokenizer_json(REAL_TOKENIZER.read_text(encoding="utf-8"))
     settings = ("unk_token", "prefix", "max_input_chars_per_word", "lowercase", "strip_accents", "handle_chinese_chars")
     assert [getattr(ours.tokenizer, name) for name in settings] == [getattr(theirs, name) for name in settings]
     assert ours.tokenizer.clean_text == theirs.clean_text
@@ -304,7 +308,7 @@ def test_long_texts_on_the_shipped_file_are_cut_as_model2vec_cuts_them() -> None
     """
     ours, _, tokenizer = real()
     model = StaticModel(
-        vectors=dequantised(REAL_VECTORS.read_bytes()).astype(np.float64), tokenizer=tokenizer, normalize=True
+        vectors=read_rwse(REAL_VECTORS.read_bytes()).vectors.astype(np.float64), tokenizer=tokenizer, normalize=True
     )
     for text in ("servers live " * 400, "é " * 2000, "日本" * 1000, "x" * 5000, "deployment, " * 300 + "cat " * 300):
         embedded = ours.embed(text)
@@ -322,9 +326,9 @@ def test_shipped_vectors_equal_model2vec(text: str, record: str) -> None:
     embedded = ours.embed(text)
     assert np.allclose(embedded.vector, model.encode(text), rtol=0, atol=1e-6)
     record_vector = ours.embed(record).vector
-    parts = ours.parts(embedded, record_vector)
+    shares = parts(ours, embedded, record_vector)
     assert math.isclose(
-        math.fsum(p.contribution for p in parts), cosine(embedded.vector, record_vector), rel_tol=1e-12, abs_tol=1e-12
+        math.fsum(p.contribution for p in shares), cosine(embedded.vector, record_vector), rel_tol=1e-12, abs_tol=1e-12
     )
 
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 import engine
 import engine.api
 from engine.embedding import StaticEmbedding
-from engine.semantic import MAP_SAMPLE
+from engine.plane import MAP_SAMPLE
 from engine.wordpiece import BERT_SPECIAL_TOKENS
 from harness import ROOT
 from harness.fixtures import FIXTURES, load_json
-from harness.rwse import dequantised, write_rwse
+from harness.rwse import read_rwse, write_rwse
 
 # Two dimensions, scale 0.5, so every vector is exact: car (1, 0), vehicle (1, 0.5), red
 # (0, 1), blue (0, -1), ##s (0.5, 0.5), the (0, 0).
@@ -297,7 +297,7 @@ def test_similarity_equals_model2vec_on_the_shipped_vectors() -> None:
 
     data = REAL_VECTORS.read_bytes()
     tokenizer = Tokenizer.from_file(str(ROOT / "embedding" / "tokenizer.json"))
-    model = StaticModel(vectors=dequantised(data), tokenizer=tokenizer, normalize=True)
+    model = StaticModel(vectors=read_rwse(data).vectors, tokenizer=tokenizer, normalize=True)
     for store_file in ("store.json", "support-store.json"):
         store = load_json(FIXTURES / store_file)
         texts = [r["text"] for r in store["records"]]
@@ -335,11 +335,23 @@ def test_the_default_minimum_similarity_is_the_one_the_guide_needs() -> None:
     assert round(engine.fields.MIN_SIMILARITY / 0.05, 9).is_integer()
 
 
+# The modules only the embedding scorers use, in sorted order.
+EMBEDDING_MODULES = (
+    "engine.embedding",
+    "engine.floats",
+    "engine.packing",
+    "engine.plane",
+    "engine.semantic",
+    "engine.wordpiece",
+    "engine.wordpiece_tables",
+)
+
+
 def test_the_embedding_modules_load_only_when_a_policy_reads_the_vectors() -> None:
     """The page's Python is ready without them; the first embedding answer brings them."""
     script = (
         "import json, sys, engine\n"
-        "names = ('engine.embedding', 'engine.semantic', 'engine.wordpiece')\n"
+        f"names = {EMBEDDING_MODULES!r}\n"
         "before = [n for n in names if n in sys.modules]\n"
         "store = json.load(open(sys.argv[1]))\n"
         "opening = engine.open_json(json.dumps(store))\n"
@@ -357,8 +369,8 @@ def test_the_embedding_modules_load_only_when_a_policy_reads_the_vectors() -> No
     )
     before, lexical, after = json.loads(done.stdout)
     assert (before, lexical) == ([], [])
-    assert after == ["engine.embedding", "engine.semantic", "engine.wordpiece"]
+    assert after == list(EMBEDDING_MODULES)
     # What the page's worker calls before its memory snapshot, which a restored Python needs.
     snapshot = "import json, sys, engine\nengine.import_everything()\nprint(json.dumps(sorted(sys.modules)))"
     imported = subprocess.run([sys.executable, "-c", snapshot], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert {"engine.embedding", "engine.semantic", "engine.wordpiece"} <= set(json.loads(imported.stdout))
+    assert set(EMBEDDING_MODULES) <= set(json.loads(imported.stdout))

@@ -56,7 +56,7 @@ def terms_key(session: engine.Session, result: Any) -> str:
     for the embedding scorers the scope too, and hybrid's fusion settings."""
     policy, text = result["policy"], result["question"]["text"]
     if policy["scorer"] == "bm25":
-        return f"{session.name}\x1fbm25:{policy['bm25_k1']!r}:{policy['bm25_b']!r}:{text}"
+        return f"{session.name}\x1fbm25:{json.dumps([policy['bm25_k1'], policy['bm25_b']])}:{text}"
     if policy["scorer"] in ("embedding", "hybrid"):
         names = ["tenant", "store", "previous_sessions", "max_age_hours", "latest_per_key"]
         if policy["scorer"] == "hybrid":

@@ -18,8 +18,8 @@ from ranx import evaluate as ranx_evaluate
 
 import engine
 from engine import api, parse_store, run
-from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, scorers, sweep_recency
-from engine.fields import FIELDS_BY_NAME
+from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, sweep_recency
+from engine.scorers import SCORERS
 from engine.session import Session
 from harness import ROOT
 from harness.fixtures import STORE, SUPPORT_STORE, load_json
@@ -117,12 +117,12 @@ def test_nothing_to_measure_is_refused() -> None:
         measure(["A"], ["A"], [], 3)
 
 
-def test_the_scorers_are_the_field_tables() -> None:
-    """The evaluation compares every scorer the field table offers, in its order."""
+def test_the_scorers_are_the_scorer_tables() -> None:
+    """The evaluation compares every row of the scorer table, in its order."""
     result = evaluated(STORE, {})
-    assert scorers() == FIELDS_BY_NAME["scorer"].values
-    assert list(result["means"]) == list(scorers())
-    assert [row["scorer"] for row in result["evaluation"]] == list(scorers()) * len(STORE["questions"])
+    table = [row.id for row in SCORERS]
+    assert list(result["means"]) == table
+    assert [row["scorer"] for row in result["evaluation"]] == table * len(STORE["questions"])
 
 
 def test_a_question_without_supporting_records_is_listed_with_its_reason() -> None:
@@ -137,7 +137,7 @@ def test_a_question_without_supporting_records_is_listed_with_its_reason() -> No
         }
     ]
     rows = [row for row in result["evaluation"] if row["question"] == "on-call-contact"]
-    assert len(rows) == len(scorers()) and all(row["measures"] is None for row in rows)
+    assert len(rows) == len(SCORERS) and all(row["measures"] is None for row in rows)
 
 
 def test_no_question_measured_gives_no_means_and_no_best() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 
@@ -20,6 +21,13 @@ REGENERATE = "run `python build.py --write-tables` after editing engine/fields.p
 def test_the_generated_page_table_is_current() -> None:
     """site/js/core/tables.js is exactly what the field and outcome tables generate."""
     assert (ROOT / "site" / "js" / "core" / "tables.js").read_text(encoding="utf-8") == fields.tables_js(), REGENERATE
+
+
+def test_the_generated_scorer_table_is_current() -> None:
+    """site/js/core/scorers.js is exactly what engine/scorers.py generates."""
+    from engine.scorers import scorers_js
+
+    assert (ROOT / "site" / "js" / "core" / "scorers.js").read_text(encoding="utf-8") == scorers_js(), REGENERATE
 
 
 def test_the_store_schema_declares_the_policy_the_table_defines() -> None:
@@ -70,3 +78,25 @@ def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
     result = engine.run({"store": store, "policy": {"store": "all", "previous_sessions": True}})
     for row in result["records"]:  # type: ignore[typeddict-item]
         assert row["stage"] == fields.OUTCOME_STAGE[row["outcome"]]
+
+
+def test_a_scorer_is_named_in_comparisons_in_few_places_outside_its_table() -> None:
+    """Code compares a scorer's id with a literal in at most 4 places outside engine/scorers.py
+    and the generated files: everything else asks the scorer table."""
+    from engine.scorers import SCORER_IDS
+
+    names = "|".join(SCORER_IDS)
+    compared = re.compile(
+        rf"""(?:===?|!==?|\bin\b)\s*["'](?:{names})["']|["'](?:{names})["']\s*(?:===?|!==?)|case\s+["'](?:{names})["']"""
+    )
+    generated = {"site/js/core/scorers.js", "site/js/core/tables.js", "site/js/core/shapes.js", "engine/scorers.py"}
+    found = []
+    for folder, pattern in (("engine", "*.py"), ("site/js", "*.js"), ("sitebuild", "*.py"), ("tools", "*.mjs")):
+        for path in sorted((ROOT / folder).rglob(pattern)):
+            name = path.relative_to(ROOT).as_posix()
+            if name in generated:
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+                if compared.search(line):
+                    found.append(f"{name}:{number}: {line.strip()}")
+    assert len(found) <= 4, "\n".join(found)

@@ -155,7 +155,8 @@ def test_the_command_line_takes_and_reports_an_own_question() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "Question: Where do we deploy production? (your own question)" in out.stdout
-    assert "Read as:  production; deploy: in no record, ignored (stop words removed: where, do, we)" in out.stdout
+    assert "Reading:  TF-IDF reads the terms production.\n          TF-IDF ignores deploy: in no record." in out.stdout
+    assert "TF-IDF drops the stop words where, do, we." in out.stdout
     assert 'question_text="Where do we deploy production?"' in out.stdout
     assert "Coverage: not measured: your own question has no declared supporting facts" in out.stdout
     as_json = subprocess.run(

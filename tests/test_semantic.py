@@ -1,4 +1,4 @@
-"""The embedding scorer's store reading (engine/semantic.py): the records' sums packed in
+"""The embedding scorer's store reading (engine/semantic.py, engine/packing.py): the records' sums packed in
 integers give the same contributions, similarities and map as plain floating-point
 arithmetic on the vectors model2vec's way gives them, and the same as the path that does
 not pack (a file whose scales are negative), and two tokens' cosine in whole numbers equals
@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.embedding import StaticEmbedding, cosine
-from engine.semantic import MAP_SAMPLE, score_question_embedding, store_vectors
+from engine.embedding import StaticEmbedding
+from engine.plane import MAP_SAMPLE
+from engine.semantic import score_question_embedding, store_vectors
 from engine.wordpiece import BERT_SPECIAL_TOKENS
+from harness.meaning import cosine, parts
 from harness.rwse import write_rwse
 
 WORDS = "server servers live where do our team production deploy region car vehicle red blue the a of".split()
@@ -53,7 +55,7 @@ def test_packed_sums_score_as_the_vectors_do(records: list[str], question: str) 
         for position, vector in enumerate(reference):
             # Each distinct token's part: c_t (v_t · d) / ‖Σv‖, here from model2vec's vectors.
             want: dict[int, float] = {}
-            for part in PACKED.parts(asked, vector):
+            for part in parts(PACKED, asked, vector):
                 want[part.piece.id] = want.get(part.piece.id, 0.0) + part.contribution
             got = dict(zip((t.id for t in scores.tokens), scores.contributions[position], strict=True))
             assert got.keys() == want.keys()

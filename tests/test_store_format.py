@@ -109,14 +109,14 @@ def test_readme_own_words_step_is_the_default_store_s_and_its_reading_holds() ->
     default = load_json(FIXTURES / "store.json")
     assert step in [s for guide in default["guides"] for s in guide["steps"]]
     text = README_PATH.read_text(encoding="utf-8")
-    (shown,) = re.findall(r"^   Read as: .*$", text, flags=re.M)
+    shown = re.search(r"^   Reading: .*?(?=\n   ```)", text, flags=re.M | re.S)
+    assert shown is not None
     question = result_of({"store": readme_example(), "policy": {"question_text": "When can I send a book back?"}})[
         "question"
     ]
-    read = "; ".join(
-        [", ".join(question["terms"]), *(f"{t}: in no record, ignored" for t in question["dropped_terms"])]
-    )
-    assert shown.strip() == f"Read as:  {read} (stop words removed: {', '.join(question['stop_words'])})"
+    assert [line.strip() for line in shown[0].removeprefix("   Reading:").splitlines()] == [
+        claim["text"] for claim in question["reading"]
+    ]
     returned = result_of(
         {
             "store": readme_example(),
@@ -201,6 +201,18 @@ def test_malformed_store_is_rejected_by_schema_and_engine(
     error = error_of({"store": data})
     assert error["name"] == "InvalidStore"
     assert engine_path in [problem["path"] for problem in error["problems"]]
+
+
+def test_a_step_shows_a_record_of_the_store_and_a_known_part() -> None:
+    """shows.record an id of the store, shows.part one of GUIDE_PARTS: each problem with its path."""
+    data = copy.deepcopy(load_json(FIXTURES / "support-store.json"))
+    data["guides"][0]["steps"][0]["shows"] = {"record": "S99", "part": "footer"}
+    with pytest.raises(engine.InputError) as caught:
+        engine.parse_store(data)
+    paths = [path for path, _ in caught.value.problems]
+    assert paths == [f"guides[0].steps[0].shows.{name}" for name in ("record", "part")]
+    data["guides"][0]["steps"][0]["shows"] = {"record": "S1", "part": "table"}
+    engine.parse_store(data)
 
 
 def test_cross_field_rules_pass_the_schema_but_not_the_engine(validator: Draft202012Validator) -> None:
@@ -311,3 +323,11 @@ def test_support_guide_pack_the_tray_says_what_happens() -> None:
     assert (step["selected"], outcomes(step)["S6"]) == (["S5"], "no_shared_terms")
     assert (scores["S6"], scores["S5"]) == (0.994, 0.986)
     assert max(scores, key=lambda rid: scores[rid]) == "S6"
+
+
+def test_the_schema_lists_the_guide_parts_the_engine_knows() -> None:
+    """A step's shows.part is one of engine.fields.GUIDE_PARTS, in the schema as in the parser."""
+    from engine.fields import GUIDE_PARTS
+
+    schema = json.loads((FIXTURES / "store.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["step"]["properties"]["shows"]["properties"]["part"]["enum"] == list(GUIDE_PARTS)

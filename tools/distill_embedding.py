@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from harness import minilm  # noqa: E402
-from harness.rwse import MINILM_TOKENIZER, encode_rwse  # noqa: E402
+from harness.rwse import MINILM_TOKENIZER, dequantise, encode_rwse  # noqa: E402
 
 Floats = npt.NDArray[np.float32]
 
@@ -148,11 +148,6 @@ def quantise(vectors: Floats, quantisation: str) -> tuple[Floats, npt.NDArray[An
     return scales, stored
 
 
-def dequantise(scales: Floats, stored: npt.NDArray[Any]) -> Floats:
-    """Token i's vector = row_i * scale_i, in float32 as the engine computes it."""
-    return (stored.astype(np.float32) * scales[:, None]).astype(np.float32)
-
-
 def nearest_neighbours(
     vectors: Floats, excluded: npt.NDArray[np.bool_], k: int, block: int = 512
 ) -> npt.NDArray[np.uint16]:
@@ -211,7 +206,8 @@ class StaticVectors:
     sif: float = SIF_COEFFICIENT
 
     def vectors(self) -> Floats:
-        return dequantise(self.scales, self.stored)
+        vectors: Floats = dequantise(self.scales, self.stored)
+        return vectors
 
 
 def build(
@@ -272,26 +268,6 @@ def rwse_bytes(static: StaticVectors) -> bytes:
     and float32 rows."""
     scales = static.scales.tolist() if static.quantisation == "int8-row" else None
     return encode_rwse(header(static), static.tokens, static.stored.tolist(), scales, static.neighbours.tolist())
-
-
-def read_rwse(path: Path) -> tuple[dict[str, Any], list[str], npt.NDArray[np.float32]]:
-    """A vector file's header, tokens and dequantised vectors (int8-row or float32)."""
-    data = path.read_bytes()
-    if data[:4] != b"RWSE":
-        raise ValueError(f"{path}: not an RWSE file")
-    length = int.from_bytes(data[4:8], "little")
-    head = json.loads(data[8 : 8 + length])
-    at = 8 + length
-    tokens = data[at : at + head["vocab_bytes"]].decode("utf-8").split("\n")
-    at += head["vocab_bytes"]
-    n, d = head["tokens"], head["dims"]
-    if head["quantisation"] == "int8-row":
-        scales = np.frombuffer(data, dtype="<f4", count=n, offset=at)
-        rows = np.frombuffer(data, dtype=np.int8, count=n * d, offset=at + 4 * n).reshape(n, d)
-        vectors = dequantise(scales.astype(np.float32), rows)
-    else:
-        vectors = np.frombuffer(data, dtype="<f4", count=n * d, offset=at).reshape(n, d).astype(np.float32)
-    return head, tokens, vectors
 
 
 def gzip_size(data: bytes) -> int:

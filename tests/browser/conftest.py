@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_
 
 from harness import ROOT
 from harness.browser import ChromiumNotFound, launch
+from harness.load import throttle_new_pages
 from harness.page import ConsoleWatch
 from harness.servers import StaticServer
 
@@ -45,11 +46,14 @@ def playwright_instance() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+def browser(playwright_instance: Playwright, pytestconfig: pytest.Config) -> Iterator[Browser]:
     try:
         browser = launch(playwright_instance)
     except ChromiumNotFound as missing:  # its message alone says what to install
         raise pytest.fail.Exception(str(missing), pytrace=False) from None
+    rate = pytestconfig.getoption("--cpu-throttle")
+    if rate > 1:
+        throttle_new_pages(browser, rate)
     yield browser
     browser.close()
 
@@ -88,3 +92,16 @@ def new_context(browser: Browser, console: ConsoleWatch) -> Iterator[Callable[..
     for context in made:
         context.close()
     assert not console.unexpected(), "\n".join(console.unexpected())
+
+
+@pytest.fixture(scope="session")
+def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A course site built around the support store with `build.py --store`."""
+    import build
+    from harness.fixtures import SUPPORT_STORE
+
+    out = tmp_path_factory.mktemp("support") / "dist"
+    build.build(out=out, store_path=SUPPORT_STORE, quiet=True)
+    server = StaticServer(out)
+    yield server.url
+    server.close()

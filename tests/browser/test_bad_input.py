@@ -11,7 +11,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 import build
 from harness.controls import set_policy
-from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
+from harness.page import READY_TIMEOUT_MS, goto_python_worker, tray_on_page, wait_offline_ready, wait_ready
 from harness.snapshots import SNAPSHOT_CACHE, kept_wasm_url, snapshot_url, wait_snapshot_saved
 
 
@@ -64,6 +64,40 @@ def test_runtime_file_404_fails_visibly_and_retry_recovers(
     page, broken = open_with_a_404(context, site_url, console, pattern)
     expect(page.locator("#engine-status")).to_contain_text(message)
     broken["on"] = False
+    page.get_by_role("button", name="Retry").click()
+    wait_ready(page)
+    set_policy(page, {"question": "timeout-incident", "budget_words": 9})
+    assert tray_on_page(page) == ["M5"]
+
+
+# Resolves once Python's WebAssembly module is instantiated in the worker (worker-boot.js
+# marks it): Pyodide asks for the standard library before it instantiates the module.
+MODULE_INSTANTIATED = """() => new Promise((done) => {
+    new PerformanceObserver((marks, observer) => {
+        if (marks.getEntriesByName("rw:w-instantiated").length) { observer.disconnect(); done(true); }
+    }).observe({ type: "mark", buffered: true });
+})"""
+
+
+def test_standard_library_404_after_pyodide_asked_for_it_names_the_file(
+    context: BrowserContext, site_url: str, console: Any
+) -> None:
+    """The standard library's 404 held back until Pyodide has asked for the file (and so
+    handles the failure and exits): the page still names the file and the status, not
+    Pyodide's exit, and Retry recovers."""
+    message = "Python's standard library failed to load (HTTP 404)"
+    console.allowed += ["Failed to load resource", "Error occurred while installing the standard library", message]
+    held: list[Any] = []
+    context.route("**/stdlib-*.zip.zst", lambda route: held.append(route) if not held else route.continue_())
+    page = context.new_page()
+    with page.expect_request("**/stdlib-*.zip.zst"):
+        page.goto(site_url)
+    (worker,) = page.workers
+    worker.evaluate(MODULE_INSTANTIATED)
+    held[0].fulfill(status=404, body="gone")
+    expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
+    expect(page.locator("#engine-status")).to_contain_text(message)
+    expect(page.locator("#engine-status")).not_to_contain_text("exit")
     page.get_by_role("button", name="Retry").click()
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
@@ -145,19 +179,27 @@ def test_retry_replaces_a_damaged_copy_in_the_offline_cache(
     assert page.evaluate(sizes_in_offline_cache, [url, SNAPSHOT_CACHE]) == [wasm.stat().st_size]
 
 
-def crash_worker(page: Page, how: str) -> None:
-    (worker,) = page.workers
-    worker.evaluate(how)
+# Every text the engine's status shows from now on, in window.__statuses.
+KEEP_STATUSES = """() => {
+    const status = document.getElementById("engine-status");
+    window.__statuses = [];
+    new MutationObserver(() => window.__statuses.push(status.textContent)).observe(status, {
+        childList: true, subtree: true, characterData: true,
+    });
+}"""
 
 
 def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: str, console: Any) -> None:
     """An uncaught error kills the worker: a new one starts and the current view is recomputed."""
     console.allowed.append("simulated crash")
-    page.goto(site_url)
+    worker = goto_python_worker(page, site_url)
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
-    crash_worker(page, "() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
-    expect(page.locator("#engine-status")).to_contain_text("restarting", timeout=10_000)
+    # The restart's status lasts until the new worker's first progress: kept here, so that
+    # a slow poll cannot miss it.
+    page.evaluate(KEEP_STATUSES)
+    worker.evaluate("() => { setTimeout(() => { throw new Error('simulated crash'); }, 0); }")
+    page.wait_for_function("() => window.__statuses.some((text) => text.includes('restarting'))")
     wait_ready(page)
     set_policy(page, {"question": "timeout-incident", "budget_words": 8})
     assert tray_on_page(page) == []
@@ -167,9 +209,9 @@ def test_worker_crash_mid_session_restarts_and_recomputes(page: Page, site_url: 
 
 def test_silently_closed_worker_is_replaced(page: Page, site_url: str) -> None:
     """A worker that stops answering is replaced after a few seconds and the change still applies."""
-    page.goto(site_url)
+    worker = goto_python_worker(page, site_url)
     wait_ready(page)
-    crash_worker(page, "() => { self.close(); }")
+    worker.evaluate("() => { self.close(); }")
     page.get_by_label("Context word budget", exact=True).fill("9")
     page.get_by_label("Question", exact=True).select_option("timeout-incident")
     expect(page.locator("#experiment")).to_have_attribute(

@@ -110,7 +110,9 @@ def test_the_breakdown_shows_bm25_parts_that_sum_to_the_score(bm25_page: Page) -
         "Length factor = 1 − b + b × length / average length = 1 − 0.75 + 0.75 × 9 / 9.8000 = 0.9388"
     )
     expect(breakdown).to_contain_text(f"Relative BM25 = {m5['bm25']:.4f} / {m5['bm25']:.4f}")
-    expect(breakdown).to_contain_text(f"Under TF-IDF: cosine {m5['cosine']:.4f}, rank 1.")
+    expect(breakdown).to_contain_text(
+        f"Its other scores: cosine {m5['cosine']:.4f}. Ranks under the other scorers: TF-IDF: 1."
+    )
     expect(page.locator("#chart .chart-legend")).to_contain_text("relative BM25")
     fits_its_panel(page)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, expect
 
 from engine.fields import EMBEDDING_SCORERS
 from harness import ROOT
@@ -209,7 +209,13 @@ def test_the_breakdown_takes_the_similarity_apart_and_the_map_places_the_questio
     expect(chart).to_be_visible()
     description = chart.locator("desc")
     expect(description).to_contain_text("Approximate map")
-    expect(description).to_contain_text("Nearest the question on the map:")
+    # What the map names as most similar is ordered by the exact similarity, not by the picture.
+    nearest = sorted(expected["records"], key=lambda r: -r["similarity"])[:3]
+    expect(description).to_contain_text(
+        "Most similar to the question by the exact similarity, joined to it by lines: "
+        + ", ".join(f"{r['id']} {r['similarity']:.3f}" for r in nearest)
+    )
+    expect(chart.locator("line.map-near")).to_have_count(3)
     expect(chart.locator(".map-record")).to_have_count(len(expected["records"]))
     expect(chart.locator('.map-record.chosen[data-record-id="M2"]')).to_have_count(1)
     expect(chart.locator(".map-question")).to_have_count(1)
@@ -228,6 +234,7 @@ def test_the_breakdown_takes_the_similarity_apart_and_the_map_places_the_questio
         chart.screenshot(path=str(SCREENSHOTS / f"embedding-map-{name}.png"))
         overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page scrolls sideways at {width} px"
+        assert_map_labels_apart(chart, width)
     page.set_viewport_size({"width": 1280, "height": 900})
 
     hybrid = set_policy(page, {**SERVERS, "scorer": "hybrid", "rrf_k": 60})
@@ -239,6 +246,18 @@ def test_the_breakdown_takes_the_similarity_apart_and_the_map_places_the_questio
         )
     expect(breakdown).to_contain_text(f"= {want['rrf']:.4f} / 0.0328 = {want['relevance']:.4f}")
     expect(page.locator("#records-head")).to_contain_text("RRF")
+
+
+def assert_map_labels_apart(chart: Locator, width: int) -> None:
+    """No two of the map's labels overlap, as the browser draws them (their boxes on screen)."""
+    boxes = chart.locator(".map-record text, .map-question text").evaluate_all(
+        "els => els.map(e => { const b = e.getBoundingClientRect(); return [e.textContent, b.left, b.top, b.right, b.bottom]; })"
+    )
+    assert len(boxes) >= 5
+    for i, (name, left, top, right, bottom) in enumerate(boxes):
+        for other, left2, top2, right2, bottom2 in boxes[i + 1 :]:
+            apart = right <= left2 or right2 <= left or bottom <= top2 or bottom2 <= top
+            assert apart, f"labels {name} and {other} overlap at {width} px"
 
 
 def test_the_vectors_work_offline_once_loaded(new_context: Callable[..., BrowserContext], site_url: str) -> None:

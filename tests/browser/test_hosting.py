@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 import build
 from harness.controls import full_policy, query_of, set_policy
 from harness.fixtures import FIXTURES
-from harness.page import READY_TIMEOUT_MS, tray_on_page, wait_offline_ready, wait_ready
+from harness.page import READY_TIMEOUT_MS, goto_python_worker, tray_on_page, wait_offline_ready, wait_ready
 from harness.servers import StaticServer
 
 
@@ -48,9 +48,8 @@ def test_a_first_visit_asks_for_each_python_file_once(context: BrowserContext, b
     lock never, and nothing under pyodide/ or wheels/ that the build did not put there.
     Counted by the browser itself: Resource Timing in the page and in the worker."""
     page = context.new_page()
-    page.goto(site_url)
+    worker = goto_python_worker(page, site_url)
     wait_ready(page)
-    (worker,) = page.workers
     fetched = page.evaluate(RUNTIME_REQUESTS) + worker.evaluate(RUNTIME_REQUESTS)
     python_files = sorted(path.rsplit("/", 1)[1] for path in fetched)
     built = sorted(

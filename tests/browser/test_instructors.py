@@ -6,7 +6,6 @@ import datetime
 import json
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from harness.controls import set_policy
 from harness.fixtures import FIXTURES, SUPPORT_STORE, load_json
 from harness.page import assert_matches_engine, open_store, tray_on_page, wait_answered, wait_ready
 from harness.results import result_of
-from harness.servers import StaticServer
 
 
 def test_open_a_store_file_and_return_to_the_default(page: Page, site_url: str) -> None:
@@ -199,16 +197,6 @@ def test_bad_share_parameters_are_named(page: Page, site_url: str, query: str, n
     page.goto(f"{site_url}?{query}")
     wait_ready(page)
     expect(page.locator("#notices")).to_contain_text(named)
-
-
-@pytest.fixture(scope="module")
-def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A course site built around the support store with `build.py --store`."""
-    out = tmp_path_factory.mktemp("support") / "dist"
-    build.build(out=out, store_path=SUPPORT_STORE, quiet=True)
-    server = StaticServer(out)
-    yield server.url
-    server.close()
 
 
 def test_course_site_for_another_store_walks_its_guides(page: Page, support_site: str) -> None:

@@ -161,8 +161,8 @@ def test_an_empty_tray_says_why_and_names_a_near_miss(page: Page, site_url: str)
     expect(tray).not_to_contain_text("fit")
     page.goto(f"{site_url}?question_text={quote('Which deploy did not fail?')}")
     wait_ready(page)
-    near = "“deploy” is not “deployment”, and “fail” is not “failed”: only exact words match, with no stemming."
-    expect(page.locator("#question-reading .read-near")).to_have_text(near)
+    near = "TF-IDF matches only exact words, with no stemming: “deploy” is not “deployment”; “fail” is not “failed”."
+    expect(page.locator('#question-reading .read-claim[data-kind="near_miss"]')).to_have_text(near)
     expect(tray.locator(".tray-empty")).to_contain_text(near)
     page.goto(f"{site_url}?budget_words=5&store=all&previous_sessions=true")
     wait_ready(page)
@@ -176,7 +176,9 @@ def test_a_tab_in_a_question_is_a_space_and_a_question_of_no_words_is_refused(pa
     page.goto(f"{site_url}?question_text=checkout%09incident")
     wait_ready(page)
     expect(page.get_by_label("Your question", exact=True)).to_have_value("checkout incident")
-    expect(page.locator("#question-reading .read-terms")).to_have_text("checkout, incident")
+    expect(page.locator('#question-reading .read-claim[data-kind="terms"]')).to_have_text(
+        "TF-IDF reads the terms checkout, incident."
+    )
     page.goto(f"{site_url}?question_text=%09%0A&budget_words=9")
     wait_ready(page)
     expect(page.locator("#notices")).to_contain_text(f"The link's question_text=“\\t\\n” {engine.parse.NO_WORDS}")

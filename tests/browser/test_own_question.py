@@ -55,9 +55,9 @@ def test_a_link_with_question_text_reproduces_it(page: Page, site_url: str) -> N
     shows_policy(page, policy)
     assert_page_matches_cpython(page, policy)
     reading = reading_of(page)
-    assert "Your question reads as frankfurt, production" in reading
-    assert "deploy: in no record, ignored" in reading
-    assert "Stop words removed: where, do, we, not" in reading
+    assert "TF-IDF reads the terms frankfurt, production." in reading
+    assert "TF-IDF ignores deploy: in no record." in reading
+    assert "TF-IDF drops the stop words where, do, we, not." in reading
     expect(page.locator("#question-line")).to_have_text(f"Question: {OWN} (your own)")
     coverage = page.get_by_role("region", name="Selected context").locator(".coverage")
     expect(coverage).to_contain_text("Your own question has no declared supporting facts")
@@ -93,7 +93,7 @@ def test_typing_follows_live_and_replays_the_inspection_once_on_pause_or_enter(p
     shows_policy(page, {"question_text": "pending review"})
     assert tray_on_page(page) == ["M10"]
     stage_is(page, 4)  # every keystroke answered, the inspection left alone
-    expect(page.locator("#question-reading")).to_contain_text("Your question reads as pending, review")
+    expect(page.locator("#question-reading")).to_contain_text("TF-IDF reads the terms pending, review.")
     page.clock.run_for(500)
     stage_is(page, 4)
     page.clock.run_for(200)  # 600 ms after the last keystroke
@@ -175,9 +175,12 @@ def test_ask_it_your_way_steps_show_what_they_promise(page: Page, site_url: str)
     guide = next(g for g in STORE["guides"] if g["id"] == "ask-it-your-way")
     trays = [[], ["M2"], ["M1", "M2"]]
     reads = [
-        ["servers: in no record, ignored", "live: in no record, ignored"],
-        ["reads as region", "servers: in no record, ignored"],
-        ["reads as deployment, frankfurt, region", "Stop words removed: which, is, our, in, if, not"],
+        ["TF-IDF finds no term of the question in any record.", "TF-IDF ignores servers, live: in no record."],
+        ["TF-IDF reads the terms region.", "TF-IDF ignores servers, live: in no record."],
+        [
+            "TF-IDF reads the terms deployment, frankfurt, region.",
+            "TF-IDF drops the stop words which, is, our, in, if, not.",
+        ],
     ]
     expect(page.locator('[data-guide="ask-it-your-way"] h3')).to_have_text("Ask it your way")
     for index, step in enumerate(guide["steps"]):
@@ -254,7 +257,9 @@ def test_own_question_path_has_no_axe_violation(
     question_box(page).press("Enter")
     page.clock.run_for(30_100)
     stage_is(page, 4)
-    expect(page.locator("#question-reading li")).to_have_text(["deploy: in no record, ignored"])
+    expect(page.locator('#question-reading .read-claim[data-kind="ignored"]')).to_have_text(
+        "TF-IDF ignores deploy: in no record."
+    )
     expect(page.locator("#baseline-comparison")).to_contain_text("question_text")
     violations = run_axe(page)
     assert not violations, f"axe on the own-question path, {scheme} scheme:\n{describe(violations)}"
@@ -276,7 +281,7 @@ def test_own_question_fits_375_px(new_context: Callable[..., BrowserContext], si
     text = "Why " + "unbrokenwordwithoutanyspaces" * 4 + " " + "deployment region frankfurt " * 4
     question_box(page).fill(text[:200])
     wait_answered(page)
-    expect(page.locator("#question-reading li").first).to_contain_text("in no record, ignored")
+    expect(page.locator('#question-reading .read-claim[data-kind="ignored"]')).to_contain_text("in no record")
     found = page.evaluate(OVERFLOW)
     lines = [f"{o['element']}: right edge {o['right']} px, width {o['width']} px" for o in found["offenders"]]
     assert found["scrollWidth"] <= found["innerWidth"] and not lines, "\n".join(lines[:40])
@@ -298,7 +303,7 @@ def test_markup_in_the_question_is_shown_as_text(page: Page, site_url: str) -> N
     question_box(page).fill(MARKUP)
     wait_answered(page)
     expect(page.locator("#question-text")).to_have_text(MARKUP)
-    expect(page.locator("#question-reading")).to_contain_text("script: in no record, ignored")
+    expect(page.locator('#question-reading .read-claim[data-kind="ignored"]')).to_contain_text("script")
     expect(page.locator("#baseline-comparison")).to_contain_text(MARKUP)
     page.get_by_role("button", name="Add current observation").click()
     expect(page.get_by_role("textbox", name="Notebook")).to_have_value(

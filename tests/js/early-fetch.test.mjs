@@ -2,10 +2,10 @@
 // early, the first request once and every later one a fresh download; anything else
 // passes through; failures reach whoever asks.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 
 import { earlyFetch, fetchOk } from "../../site/js/python/early-fetch.js";
+import { LoadError } from "../../site/js/python/load-failure.js";
 
 const URL_A = "https://example.test/pyodide/stdlib.zip";
 
@@ -70,37 +70,26 @@ test("unknown URLs and requests with integrity pass through to the plain fetch u
   assert.equal(await (await early.fetch(URL_A)).text(), "early", "the early answer was kept for a plain request");
 });
 
-test("downloadEarly starts each download with the given request options", async () => {
+test("fetchOk asks with the given request options; an early answer made with it serves every request", async () => {
   const { calls, fetcher } = fakeFetch();
   const early = earlyFetch(fetcher);
   const wheel = "https://example.test/wheels/engine.whl";
-  early.downloadEarly([[URL_A, "the stdlib"], [wheel, "the engine wheel"]], { cache: "reload" });
-  assert.deepEqual(calls.map((c) => [c.url, c.init]), [[URL_A, { cache: "reload" }], [wheel, { cache: "reload" }]]);
+  early.answerEarly(wheel, () => fetchOk(wheel, "the engine wheel", { cache: "reload" }, fetcher));
+  assert.deepEqual(calls.map((c) => [c.url, c.init]), [[wheel, { cache: "reload" }]]);
+  assert.equal(await (await early.fetch(wheel)).text(), `body 1 of ${wheel}`);
   assert.equal(await (await early.fetch(wheel)).text(), `body 2 of ${wheel}`);
-  assert.equal(await (await early.fetch(wheel)).text(), `body 3 of ${wheel}`);
-  await early.fetch(URL_A); // read, so no download is left unread
 });
 
-test("a failed download reaches the requester, naming the file; so does an HTTP error", async () => {
+test("a failed download reaches the requester as a LoadError naming the file and why: the network's error, or the HTTP status", async () => {
   const broken = /** @type {typeof fetch} */ (async () => Promise.reject(new TypeError("network down")));
   const early = earlyFetch(broken);
   early.answerEarly(URL_A, () => fetchOk(URL_A, "the stdlib", {}, broken));
-  await assert.rejects(early.fetch(URL_A), /network down/);
-  await assert.rejects(early.fetch(URL_A), /network down/, "later requests fail too");
+  const named = { name: "LoadError", message: "the stdlib failed to load (network down)" };
+  await assert.rejects(early.fetch(URL_A), (error) => error instanceof LoadError && error.message === named.message);
+  await assert.rejects(early.fetch(URL_A), named, "later requests fail too");
 
   const { fetcher } = fakeFetch(404);
   const missing = earlyFetch(fetcher);
-  missing.downloadEarly([[URL_A, "the stdlib"]]);
-  await assert.rejects(missing.fetch(URL_A), { message: "the stdlib failed to load (HTTP 404)" });
-});
-
-test("an early download that fails before anyone asks is an unhandled rejection", () => {
-  // In a process of its own: the test runner counts any unhandled rejection as a failure.
-  const script = `
-    import { earlyFetch } from ${JSON.stringify(new URL("../../site/js/python/early-fetch.js", import.meta.url).href)};
-    process.on("unhandledRejection", (reason) => console.log(reason.message));
-    earlyFetch(async () => new Response("", { status: 500 })).downloadEarly([["https://example.test/w.whl", "the engine wheel"]]);
-  `;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-  assert.equal(out.trim(), "the engine wheel failed to load (HTTP 500)");
+  missing.answerEarly(URL_A, () => fetchOk(URL_A, "the stdlib", {}, fetcher));
+  await assert.rejects(missing.fetch(URL_A), { name: "LoadError", message: "the stdlib failed to load (HTTP 404)" });
 });

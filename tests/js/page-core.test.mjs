@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, initialState, update } from "../../site/js/core/page-core.js";
+import { NO_CHOICE, PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, followChoice, initialState, update } from "../../site/js/core/page-core.js";
 import { defaultPolicy, policyFields } from "../../site/js/core/state.js";
 import { FIELD_TABLE } from "../../site/js/core/tables.js";
 
@@ -389,6 +389,25 @@ test("re-applying a guided step whose settings are in force restarts the inspect
   assert.equal(again.state.sequence, applied.state.sequence);
 });
 
+test("a step that says what it shows explains its record, with its part in view once its result is shown", () => {
+  const step = guide.steps[1];
+  const shows = { record: "M7", part: "tray" };
+  const applied = update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows });
+  assert.equal(applied.state.chosenId, "M7");
+  assert.ok(!applied.effects.some((e) => e.type === "reveal-part"), "not before its result is shown");
+  const asked = ofType(applied.effects, "request").at(-1);
+  // The answer does not rank M7: a step's record is shown all the same, headed by its exclusion.
+  const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M5"]), askedAt: 100 });
+  assert.deepEqual(ofType(answered.effects, "reveal-part"), [{ type: "reveal-part", part: "tray", id: "M7" }]);
+  assert.ok(answered.effects.some((e) => e.type === "restart-inspection"), "the inspection replays as for any step");
+  assert.equal(answered.state.chosenId, "M7");
+  assert.deepEqual(answered.state.choice, { picked: true, displaced: null });
+  // Applied again with its result shown: at once, with no request.
+  const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, part: "breakdown" } });
+  assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection", "show-chosen", "reveal-part"]);
+  assert.deepEqual(ofType(again.effects, "reveal-part"), [{ type: "reveal-part", part: "breakdown", id: "M7" }]);
+});
+
 /**
  * Apply a guided step and let the engine answer it with this tray.
  * @param {any} state @param {number} index @param {string[]} tray @param {number} at
@@ -495,15 +514,29 @@ test("switching back to the site's store opens it in the engine again before ask
   assert.ok(order.indexOf("open-store") >= 0 && order.indexOf("open-store") < order.indexOf("request"));
 });
 
-test("the chosen record survives an answer that still has it, and falls back to the tray's top otherwise", () => {
+test("the breakdown follows the answer: the learner's pick while it is ranked, else the top of the ranking, saying which was displaced", () => {
   const state = update(readyPage(), { type: "choose-record", id: "M7" });
   assert.deepEqual(state.effects, [{ type: "show-chosen" }]);
+  assert.deepEqual(state.state.choice, { picked: true, displaced: null });
   const changed = update(state.state, { type: "controls-changed", policy: budget(9), at: 100 });
-  const kept = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9), ["M5"]), askedAt: 1 });
+  const kept = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9), ["M5", "M7"]), askedAt: 1 });
   assert.equal(kept.state.chosenId, "M7");
-  const answer = { ...resultFor(budget(9), ["M5"]), records: resultFor(budget(9)).records.filter((/** @type {any} */ r) => r.id !== "M7") };
-  const moved = update(changed.state, { type: "answer", seq: changed.state.sequence, answer, askedAt: 1 });
+  assert.deepEqual(kept.state.choice, { picked: true, displaced: null });
+  // M7 is still stored but no longer ranked: the top of the ranking is shown, and M7 named as displaced.
+  const moved = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(9), ["M5"]), askedAt: 1 });
   assert.equal(moved.state.chosenId, "M5");
+  assert.deepEqual(moved.state.choice, { picked: false, displaced: "M7" });
+  // Not picked by the learner, the breakdown keeps following the top of each ranking.
+  const again = update(moved.state, { type: "controls-changed", policy: budget(10), at: 200 });
+  const next = update(again.state, { type: "answer", seq: again.state.sequence, answer: resultFor(budget(10), ["M2", "M5"]), askedAt: 2 });
+  assert.equal(next.state.chosenId, "M2");
+  assert.deepEqual(next.state.choice, { picked: false, displaced: null });
+});
+
+test("with nothing ranked, the breakdown keeps the record it showed", () => {
+  const empty = { ...resultFor(budget(9), []), ranked: [] };
+  assert.deepEqual(followChoice(empty, "M7", { picked: true, displaced: null }), { chosenId: "M7", choice: { picked: false, displaced: null } });
+  assert.deepEqual(followChoice(empty, "gone", NO_CHOICE), { chosenId: "M1", choice: NO_CHOICE });
 });
 
 test("turning pages stays within the records", () => {

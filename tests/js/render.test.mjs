@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { nearMissText, renderComparison, renderGuideBar, renderIntro, renderReading, renderStart, renderTray } from "../../site/js/views/render.js";
+import { nearMissText, renderReading } from "../../site/js/views/reading.js";
+import { renderComparison, renderGuideBar, renderIntro, renderStart, renderTray } from "../../site/js/views/render.js";
 import { compare } from "../../site/js/core/observations.js";
 
-const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], ...fields });
+const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], reading: [], ...fields });
+/** A reading claim as engine/reading.py makes it. @param {string} kind @param {string} text */
+const claim = (kind, text, scorer = "tfidf") => ({ kind, scorer, items: [], text, record: null, values: [] });
 
 /** A result with an empty tray, as far as renderTray reads it. */
 const result = (/** @type {any} */ q, coverage = { found: 0, total: 0, supporting: [], found_ids: [] }) => ({
@@ -19,15 +22,12 @@ const result = (/** @type {any} */ q, coverage = { found: 0, total: 0, supportin
   coverage,
 });
 
-test("the reading lists the terms found, each term in no record as ignored, and the stop words removed", () => {
-  const markup = String(renderReading(question({ text: "Where do we deploy production?", terms: ["production"], dropped_terms: ["deploy"], stop_words: ["where", "do", "we"] })));
-  assert.match(markup, /Your question reads as<\/strong> <span class="read-terms">production<\/span>/);
-  assert.match(markup, /<li><span class="read-term">deploy<\/span>: in no record, ignored<\/li>/);
-  assert.match(markup, /Stop words removed: where, do, we/);
-  const fixed = String(renderReading(question({ own: false, id: "q", text: "Which region?", terms: ["region"] })));
-  assert.match(fixed, /<strong>“Which region\?” reads as<\/strong>/);
-  assert.doesNotMatch(fixed, /ignored|Stop words/);
-  assert.match(String(renderReading(question({ stop_words: ["the"] }))), /no term that any record uses/);
+test("the reading prints the engine's claims in order, each marked with its kind and scorer, under the question", () => {
+  const reading = [claim("terms", "BM25 reads the terms production.", "bm25"), claim("pieces", "The embedding reads 2 word pieces, in order: where production.", "embedding")];
+  const markup = String(renderReading(question({ text: "Where production?", reading })));
+  assert.match(markup, /<strong>Your question, as read<\/strong>/);
+  assert.match(markup, /<li class="read-claim" data-kind="terms" data-scorer="bm25">BM25 reads the terms production\.<\/li><li class="read-claim" data-kind="pieces" data-scorer="embedding">/);
+  assert.match(String(renderReading(question({ own: false, id: "q", text: "Which region?" }))), /<strong>“Which region\?”, as read<\/strong>/);
 });
 
 test("coverage of an own question says plainly that none is declared, never 0 of 0", () => {
@@ -41,9 +41,9 @@ test("coverage of an own question says plainly that none is declared, never 0 of
 
 test("markup in a learner's text is escaped wherever the renderer shows it", () => {
   const evil = `<img src=x onerror="alert(1)"><script>alert(2)</script>&amp;`;
-  const reading = String(renderReading(question({ text: evil, dropped_terms: ["<b>x</b>"], stop_words: ["<i>"] })));
-  assert.doesNotMatch(reading, /<b>|<i>/);
-  assert.match(reading, /&lt;b&gt;x&lt;\/b&gt;<\/span>: in no record/);
+  const reading = String(renderReading(question({ text: evil, reading: [claim("ignored", "TF-IDF ignores <b>x</b>: in no record.")] })));
+  assert.doesNotMatch(reading, /<b>|<i>|<img/);
+  assert.match(reading, /TF-IDF ignores &lt;b&gt;x&lt;\/b&gt;: in no record\./);
   const snap = (/** @type {string} */ text) => ({
     policy: /** @type {any} */ ({ question_text: text }), selected: [], words_used: 0, budget_words: 40, coverage: { found: 0, total: 0 }, outcomes: {},
   });
@@ -83,13 +83,14 @@ test("an empty tray says why in the words that fit: scope, no shared word, budge
 });
 
 test("a question word in no record that a record holds in a longer form is named where its tray is empty and in the reading", () => {
-  const q = question({ terms: [], dropped_terms: ["deploy", "fail"], near_misses: [{ term: "deploy", record_words: ["deployment", "deployed"] }, { term: "fail", record_words: ["failed"] }] });
-  const note = "“deploy” is not “deployment” or “deployed”, and “fail” is not “failed”: only exact words match, with no stemming.";
+  const note = "TF-IDF matches only exact words, with no stemming: “deploy” is not “deployment” or “deployed”; “fail” is not “failed”.";
+  const q = question({ terms: [], dropped_terms: ["deploy", "fail"], reading: [claim("ignored", "TF-IDF ignores deploy, fail: in no record."), claim("near_miss", note)] });
   assert.equal(nearMissText(q), note);
   assert.ok(trayText(decided(["no_shared_terms"], { question: q })).includes(`no word of the question is in any record. ${note}`));
-  assert.ok(String(renderReading(q)).includes(`<p class="read-near">${note}</p>`));
-  assert.equal(nearMissText(question({ dropped_terms: ["slow"], near_misses: [] })), "");
-  assert.doesNotMatch(String(renderReading(question({ dropped_terms: ["slow"], near_misses: [] }))), /read-near/);
+  // Under the embedding no near-miss claim is made, so neither the reading nor the tray says it.
+  const meaning = question({ dropped_terms: ["deploy"], reading: [claim("pieces", "The embedding reads 1 word piece, in order: deploy.", "embedding")] });
+  assert.equal(nearMissText(meaning), "");
+  assert.doesNotMatch(trayText(decided(["below_similarity"], { question: meaning })), /stemming/);
 });
 
 test("the introduction names the question asked, fixed or own, the tenant and the scorer in force", () => {
@@ -106,7 +107,7 @@ test("Start here lists every guide with its first step, and the guide bar offers
   assert.equal(String(renderStart([guide])), `<li><button type="button" class="start-button" data-guide-go="g:0">A &lt;guide&gt;</button> <span class="start-steps">2 steps</span></li>`);
   assert.match(String(renderStart([])), /no guided experiments/);
   const first = String(renderGuideBar(guide, 0, false));
-  assert.match(first, /Step 1 of 2<\/strong> · <span class="guide-bar-title">A &lt;guide&gt;<\/span>/);
+  assert.match(first, /Step 1 of 2<\/strong><span class="guide-bar-title"> · A &lt;guide&gt;<\/span>/);
   assert.match(first, /data-guide-go="g:-1" disabled>Previous/);
   assert.match(first, /data-guide-go="g:1">Next step/);
   assert.doesNotMatch(first, /Finish|Apply again|changed by hand/);

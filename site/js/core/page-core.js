@@ -39,6 +39,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {Policy} policy              the policy asked for last (the controls)
  * @property {Result} shown               the result every view shows
  * @property {string} chosenId            the record whose score is explained
+ * @property {Choice} choice               why it is that record (followChoice)
  * @property {number} page                which page of records the views show
  * @property {number} sequence            the latest request's number; only its answer is shown
  * @property {number | null} inputAt      when the control change being answered happened
@@ -55,6 +56,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {{guide: string, index: number} | null} activeStep  the guided step in force; a control changed by hand leaves it
  * @property {import("../lms/lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
  * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
+ * @property {string | null} revealPart   a guided step's part of the page, brought into view once its result is shown
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
@@ -76,7 +78,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "request-failed", seq: number}
  *   | {type: "store-not-opened"}
  *   | {type: "pending-due", seq: number}
- *   | {type: "guide-step", policy: Partial<Policy>, at: number, guide?: string, index?: number}
+ *   | {type: "guide-step", policy: Partial<Policy>, at: number, guide?: string, index?: number, shows?: Shows}
  *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number}
  *   | {type: "choose-record", id: string}
  *   | {type: "turn-page", step: number}
@@ -115,6 +117,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "report-prediction", check: import("../lms/lms-core.js").Check}
  *   | {type: "report-progress"}
  *   | {type: "seek-stage", stage: number}
+ *   | {type: "reveal-part", part: string, id: string}
  *   | {type: "save-notes"}
  *   | {type: "show-status", status: import("../python/engine-client.js").Status}
  *   | {type: "show-vectors-status", status: import("../python/engine-client.js").VectorsStatus}
@@ -139,7 +142,40 @@ export function labelsOf(store) {
 
 /** The record whose score is explained first: the top of the tray, else of the ranking. */
 export function defaultChoice(/** @type {Result} */ result) {
-  return result.selected[0] ?? result.ranked[0] ?? result.records[0].id;
+  return result.ranked[0] ?? result.records[0].id;
+}
+
+/**
+ * Why the breakdown shows its record: ``picked`` when the learner (or a guided step) chose
+ * it, ``displaced`` the learner's pick that the last answer no longer ranks (the breakdown
+ * then shows the top of the ranking and says so), and ``held`` while the pick is a guided
+ * step's, kept through the answer to that step whether that answer ranks it or not.
+ * @typedef {{picked: boolean, displaced: string | null, held?: boolean}} Choice
+ */
+
+/**
+ * What a guided step shows: the record whose score is explained, and the part of the page
+ * brought into view (engine.fields.GUIDE_PARTS).
+ * @typedef {{record: string, part: string}} Shows
+ */
+
+/** @type {Choice} */
+export const NO_CHOICE = Object.freeze({ picked: false, displaced: null });
+
+/**
+ * The record the breakdown shows after an answer: the learner's pick while the answer still
+ * ranks it, otherwise the top-ranked record (or, when nothing is ranked, the record shown
+ * before if the store still has it), with why.
+ * @param {Result} result @param {string} chosenId @param {Choice} choice
+ * @returns {{chosenId: string, choice: Choice}}
+ */
+export function followChoice(result, chosenId, choice) {
+  const stored = result.records.some((r) => r.id === chosenId);
+  if (choice.picked && (result.ranked.includes(chosenId) || (choice.held && stored))) return { chosenId, choice: { picked: true, displaced: null } };
+  const top = result.ranked[0];
+  if (top) return { chosenId: top, choice: { picked: false, displaced: choice.picked ? chosenId : null } };
+  const kept = stored ? chosenId : result.records[0].id;
+  return { chosenId: kept, choice: NO_CHOICE };
 }
 
 /**
@@ -167,6 +203,7 @@ export function initialState({ boot, remembered, search, notes }) {
     // The views hold the build's result for the site's own store until Python answers.
     shown: boot.result,
     chosenId: defaultChoice(boot.result),
+    choice: NO_CHOICE,
     page: 0,
     sequence: 0,
     inputAt: null,
@@ -183,6 +220,7 @@ export function initialState({ boot, remembered, search, notes }) {
     activeStep: null,
     progress: emptyProgress(),
     resumeStage: null,
+    revealPart: null,
     engine: "prerendered",
     offlineStarted: false,
     storeUnopened: false,
@@ -256,7 +294,7 @@ export function update(state, event) {
     case "store-switched":
       return switchStore(state, event);
     case "choose-record":
-      return { state: { ...state, chosenId: event.id }, effects: [{ type: "show-chosen" }] };
+      return { state: { ...state, chosenId: event.id, choice: { picked: true, displaced: null } }, effects: [{ type: "show-chosen" }] };
     case "turn-page": {
       const pages = Math.ceil(state.shown.records.length / PAGE_SIZE);
       const page = Math.min(pages - 1, Math.max(0, state.page + event.step));
@@ -443,17 +481,18 @@ function answer(state, { seq, answer, askedAt }) {
     }
     /** @type {Result} */
     const shown = answer;
-    const chosenId = shown.records.some((r) => r.id === state.chosenId) ? state.chosenId : defaultChoice(shown);
+    const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);
     effects.push(
       { type: "show-result" },
       { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) },
       // The scoreboard measures the policy now shown, when the learner has asked for it.
       { type: "show-scoreboard" },
     );
-    const updated = pend({ ...next, shown, chosenId, replayOnAnswer: false, inputAt: null, resumeStage: null }, false, effects);
+    const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, resumeStage: null, revealPart: null }, false, effects);
     // A relaunch opens where the learner left; any other change replays the inspection.
     if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
     else if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
+    if (state.revealPart !== null) effects.push({ type: "reveal-part", part: state.revealPart, id: chosenId });
     effects.push({ type: "show-baseline" }, { type: "show-prediction" });
     // From the input (or Python becoming ready) to updated views, for bench/ scripts.
     effects.push({ type: "measure", start: state.inputAt ?? askedAt });
@@ -462,17 +501,30 @@ function answer(state, { seq, answer, askedAt }) {
 }
 
 /**
- * A guided step: its settings over the defaults, then the inspection from the start.
- * @param {State} state @param {{policy: Partial<Policy>, at: number, guide?: string, index?: number}} event @returns {Step}
+ * A guided step: its settings over the defaults, then the inspection from the start; a step
+ * that says what it shows explains that record, with that part of the page in view.
+ * @param {State} state @param {{policy: Partial<Policy>, at: number, guide?: string, index?: number, shows?: Shows}} event @returns {Step}
  */
-function guideStep(state, { policy: settings, at, guide, index }) {
+function guideStep(state, { policy: settings, at, guide, index, shows }) {
   const policy = /** @type {Policy} */ ({ ...defaultPolicy(state.fields), ...settings });
   const activeStep = guide !== undefined && index !== undefined ? { guide, index } : null;
   return step((effects) => {
     effects.push({ type: "write-controls", policy });
+    /** @type {State} */
     let next = state;
-    if (!samePolicy(policy, state.policy, state.fields)) next = holdInspection(applyPolicy(next, policy, at, effects), effects);
+    const asked = !samePolicy(policy, state.policy, state.fields);
+    if (asked) next = holdInspection(applyPolicy(next, policy, at, effects), effects);
     else effects.push({ type: "restart-inspection" });
+    if (shows) {
+      // The step explains its record, with its part in view: at once when its result is
+      // shown already, else once it is.
+      if (!asked && samePolicy(policy, state.shown.policy, state.fields)) {
+        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null } };
+        effects.push({ type: "show-chosen" }, { type: "reveal-part", part: shows.part, id: shows.record });
+      } else {
+        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null, held: true }, revealPart: shows.part };
+      }
+    }
     return { ...next, activeStep, appliedAt: at, typing: null };
   });
 }

@@ -90,12 +90,29 @@
  */
 
 /**
+ * One sentence of how the question is read (engine/reading.py): its `kind`, the
+ * `scorer` it is about, the terms, words or pieces it names (`items`), and for a
+ * piece's parts of a record's similarity the `record` and the `values` (else None
+ * and empty).
+ * @typedef {object} ReadingClaim
+ * @property {string} kind
+ * @property {string} scorer
+ * @property {string[]} items
+ * @property {string} text
+ * @property {string | null} record
+ * @property {number[]} values
+ */
+
+/**
  * The question in force and how it was read. `own` is a learner's own text (its id
  * is then empty); `terms` are its terms found in some record, `dropped_terms` those
  * found in none (they count for nothing), with `near_misses` for those of them that a
  * record holds in a longer or inflected form; `stop_words` the stop words it contained.
- * `best_bm25` is the highest BM25 of any record for it: BM25 is blended as a share of it;
- * `average_length` is the store's mean record length in terms, BM25's `avg_len`.
+ * `best_bm25` is the highest BM25 among the active tenant's records, `best_bm25_record`
+ * the record holding it (None when no record of the tenant shares a term): BM25 is blended
+ * as a share of it;
+ * `average_length` is the store's mean record length in terms, BM25's `avg_len`;
+ * `reading` says how the scorer in force reads the question (engine/reading.py).
  * When the scorer reads the embedding (else empty, or None): `tokens` are its distinct
  * word pieces in question order, `unknown_tokens` its words the vocabulary lacks (they
  * count for nothing), `norm` the length of the sum of its token vectors, `‖Σv‖`, and
@@ -109,7 +126,9 @@
  * @property {NearMiss[]} near_misses
  * @property {string[]} stop_words
  * @property {number} best_bm25
+ * @property {string | null} best_bm25_record
  * @property {number} average_length
+ * @property {ReadingClaim[]} reading
  * @property {AskedToken[]} tokens
  * @property {string[]} unknown_tokens
  * @property {number | null} norm
@@ -432,6 +451,14 @@ export const SHAPE_KEYS = Object.freeze({
     "term",
     "record_words"
   ],
+  "ReadingClaim": [
+    "kind",
+    "scorer",
+    "items",
+    "text",
+    "record",
+    "values"
+  ],
   "QuestionResult": [
     "id",
     "text",
@@ -441,7 +468,9 @@ export const SHAPE_KEYS = Object.freeze({
     "near_misses",
     "stop_words",
     "best_bm25",
+    "best_bm25_record",
     "average_length",
+    "reading",
     "tokens",
     "unknown_tokens",
     "norm",

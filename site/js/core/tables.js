@@ -247,11 +247,8 @@ export const FIELD_TABLE = Object.freeze([
   }
 ]);
 
-/** Each scorer's short name. */
-export const SCORER_NAMES = Object.freeze({"tfidf": "TF-IDF", "bm25": "BM25", "embedding": "Embedding", "hybrid": "Hybrid"});
-
-/** The scorer whose ranking is shown beside the policy's. */
-export const OTHER_SCORER = Object.freeze({"tfidf": "bm25", "bm25": "tfidf", "embedding": "bm25", "hybrid": "embedding"});
+/** The parts of the page a guided step can show. */
+export const GUIDE_PARTS = Object.freeze({"reading": "how the question is read", "table": "the records table", "breakdown": "the score breakdown", "map": "the map of meaning", "tray": "the selected context"});
 
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({

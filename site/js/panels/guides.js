@@ -1,13 +1,29 @@
 // The guided experiments' panel: the way in at the top, the steps, and the bar that keeps the step in force on screen.
 //
-// Applying a step sets its policy over the defaults and replays the inspection. The step
+// Applying a step sets its policy over the defaults and replays the inspection; a step that
+// says what it shows explains that record with that part of the page in view
+// (page-core.js guideStep). The step
 // stays in force until a control is changed by hand; once every step of one experiment
 // has reached its final stage, an LMS activity is complete (lms.js). A step can be
 // started from the top of the page (Start here), from the guides' own list, or from the
 // guide bar, which shows the step applied last, what to look for and the steps either
 // side wherever the learner scrolls: on a phone the result is screens away from the list.
 
+import { GUIDE_PARTS } from "../core/tables.js";
 import { renderGuideBar } from "../views/render.js";
+
+/**
+ * Where each part a guided step can show is on the page (engine/fields.py's GUIDE_PARTS):
+ * the table's part is the row of the step's record.
+ * @type {Record<keyof typeof GUIDE_PARTS, (id: string) => string>}
+ */
+const PART_PLACES = {
+  reading: () => "#question-reading",
+  table: (id) => `#records-body tr[data-record-id="${CSS.escape(id)}"]`,
+  breakdown: () => "#score-breakdown",
+  map: () => "#score-breakdown .meaning-map",
+  tray: () => "#tray",
+};
 
 /** @typedef {import("../views/render.js").Guide} Guide */
 
@@ -18,6 +34,8 @@ export function setUp({ byId, dispatch, state }) {
   /** The step the bar shows, and whether a control was changed by hand since it was applied. */
   /** @type {{guide: Guide, index: number, changed: boolean} | null} */
   let shown = null;
+  // Whether the step's "Look for" is unfolded on a phone: the learner's choice, kept from step to step.
+  let expanded = false;
 
   const show = () => {
     if (!shown) {
@@ -28,7 +46,8 @@ export function setUp({ byId, dispatch, state }) {
       return;
     }
     const { guide, index, changed } = shown;
-    bar.innerHTML = String(renderGuideBar(guide, index, changed));
+    bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded));
+    bar.toggleAttribute("data-expanded", expanded);
     bar.hidden = false;
     line.textContent = `Guided experiment “${guide.title}”, step ${index + 1} of ${guide.steps.length}: ${guide.steps[index].title}`;
     line.hidden = false;
@@ -45,6 +64,12 @@ export function setUp({ byId, dispatch, state }) {
       show();
       return;
     }
+    if (from === "bar" && target.closest("[data-guide-details]")) {
+      expanded = !expanded;
+      show();
+      /** @type {HTMLElement | null} */ (bar.querySelector("[data-guide-details]"))?.focus();
+      return;
+    }
     const button = target.closest("[data-guide-step], [data-guide-go]");
     if (!(button instanceof HTMLElement)) return;
     const [guideId, index] = (button.dataset.guideStep ?? button.dataset.guideGo ?? "").split(":");
@@ -55,7 +80,7 @@ export function setUp({ byId, dispatch, state }) {
     document.querySelector(`#guides [data-guide-step="${CSS.escape(`${guide.id}:${index}`)}"]`)?.closest("li")?.setAttribute("aria-current", "step");
     // Before the step applies: a replay from stage 1 then announces that stage instead.
     byId("stage-announcer").textContent = `Applied: ${step.title} Look for: ${step.look_for}`;
-    dispatch({ type: "guide-step", policy: step.policy ?? {}, at: event.timeStamp, guide: guide.id, index: Number(index) });
+    dispatch({ type: "guide-step", policy: step.policy ?? {}, at: event.timeStamp, guide: guide.id, index: Number(index), shows: step.shows });
     const forward = !shown || Number(index) >= shown.index;
     shown = { guide, index: Number(index), changed: false };
     show();
@@ -65,10 +90,13 @@ export function setUp({ byId, dispatch, state }) {
       /** @type {HTMLElement | null} */ (again ?? bar.querySelector("#guide-bar-count"))?.focus();
       return;
     }
-    // From the top or the list: show the result. On narrow screens the controls fill the
-    // first screens, so the playback is shown instead of the experiment's top.
-    const view = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
-    document.querySelector(view)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    // From the top or the list: show the result (a step that says what it shows brings that
+    // part into view itself). On narrow screens the controls fill the first screens, so
+    // the playback is shown instead of the experiment's top.
+    if (!step.shows) {
+      const view = matchMedia("(max-width: 900px)").matches ? ".playback" : "#experiment";
+      document.querySelector(view)?.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+    }
     // Started from the top, the keyboard goes to the bar's step, from which Tab reaches
     // Previous and Next; an Apply button of the list keeps it, beside its step's text.
     if (from === "start") /** @type {HTMLElement | null} */ (bar.querySelector("#guide-bar-count"))?.focus({ preventScroll: true });
@@ -96,5 +124,12 @@ export function setUp({ byId, dispatch, state }) {
       show();
     }
   }).observe(byId("start-list"), { childList: true });
-  return {};
+  return {
+    // A guided step's part of the page, brought to the top of the screen, where the bar
+    // at the bottom leaves it in view.
+    "reveal-part": ({ part, id }) => {
+      const place = PART_PLACES[/** @type {keyof typeof GUIDE_PARTS} */ (part)];
+      document.querySelector(place ? place(id) : "#experiment")?.scrollIntoView({ block: "start" });
+    },
+  };
 }

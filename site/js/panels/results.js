@@ -20,10 +20,10 @@ export function setUp({ byId, dispatch, state, boot, placed }) {
     "adopt-prerendered": () =>
       adoptPrerendered(placed, boot.result, { tenantLabels: labelsOf(boot.store), chosenId: defaultChoice(boot.result), page: 0 }),
     "show-result": () => {
-      const { shown, tenantLabels, chosenId, page } = state();
-      showResult(placed, shown, { tenantLabels, chosenId, page });
+      const { shown, tenantLabels, chosenId, choice, page } = state();
+      showResult(placed, shown, { tenantLabels, chosenId, choice, page });
     },
-    "show-chosen": () => showChosen(placed, state().shown, state().chosenId),
+    "show-chosen": () => showChosen(placed, state().shown, state().chosenId, state().choice),
     pending: ({ on }) => setPending(on),
     "show-notices": ({ messages }) => showNotices(messages),
     // The policy asked for last and the one the views show, as query strings: a test

@@ -18,11 +18,13 @@
 // - A request with an integrity option, or for any URL not registered, goes to
 //   plainFetch unchanged: such a request asks for checks the early download skipped.
 // - Failures are not caught here. A promise from start reaches the requester as it is,
-//   rejection and all; and an early download that fails before anyone asks for it is an
-//   unhandled rejection on purpose: Pyodide swallows a failed WebAssembly download and
-//   then waits forever, so the worker's unhandledrejection listener is what reports it.
+//   rejection and all. Pyodide swallows a failed WebAssembly download and then waits
+//   forever, and turns a missing standard library into an exit of its own, so the worker
+//   tells the page of a failed download itself, when it fails (load-failure.js).
 //
 // No DOM and no worker globals: Node's tests drive it with a fake fetch.
+
+import { LoadError } from "./load-failure.js";
 
 /**
  * @param {typeof fetch} plainFetch  the fetch to pass requests on to, and to download with
@@ -50,24 +52,22 @@ export function earlyFetch(plainFetch) {
     early.set(url, { first: start(true), again: () => start(false) });
   }
 
-  /**
-   * Start plain downloads now, each an ok response or a rejection naming the file.
-   * @param {[string, string][]} downloads  [url, what it is, for a failure's message]
-   * @param {RequestInit} [init]
-   */
-  function downloadEarly(downloads, init = {}) {
-    for (const [url, what] of downloads) answerEarly(url, () => fetchOk(url, what, init, plainFetch));
-  }
-
-  return { fetch: fetchEarly, answerEarly, downloadEarly };
+  return { fetch: fetchEarly, answerEarly };
 }
 
 /**
- * A response that is ok, or a rejection naming what failed to load.
+ * A response that is ok, or a LoadError naming what failed to load and why: the HTTP
+ * status, or the network's error when no response came.
  * @param {string} url @param {string} what @param {RequestInit} init @param {typeof fetch} fetcher
  */
 export async function fetchOk(url, what, init, fetcher) {
-  const response = await fetcher(url, init);
-  if (!response.ok) throw new Error(`${what} failed to load (HTTP ${response.status})`);
+  /** @type {Response} */
+  let response;
+  try {
+    response = await fetcher(url, init);
+  } catch (error) {
+    throw new LoadError(`${what} failed to load (${error instanceof Error ? error.message : error})`);
+  }
+  if (!response.ok) throw new LoadError(`${what} failed to load (HTTP ${response.status})`);
   return response;
 }

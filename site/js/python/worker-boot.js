@@ -12,6 +12,7 @@
 // start spent its time.
 
 import { fetchOk as fetchOkWith } from "./early-fetch.js";
+import { LoadError } from "./load-failure.js";
 import { MSG } from "./protocol.js";
 import { findSaved, forget, keep } from "./worker-caches.js";
 import { failed, progress } from "./worker-report.js";
@@ -38,11 +39,13 @@ const STDLIB = "Python's standard library";
 
 /**
  * A response that is ok, or a rejection naming what failed to load; through the
- * early answers unless a fetcher is given.
+ * early answers unless a fetcher is given. A download (one through the given fetcher)
+ * that fails is told to the page as it fails (load-failure.js).
  * @param {WorkerState} state @param {string} url @param {string} what @param {typeof fetch} [fetcher]
  */
 function fetchOk(state, url, what, fetcher = state.early.fetch) {
-  return fetchOkWith(url, what, state.requestInit, fetcher);
+  const response = fetchOkWith(url, what, state.requestInit, fetcher);
+  return fetcher === state.early.fetch ? response : state.failure.download(response);
 }
 
 /**
@@ -56,7 +59,7 @@ function decompressing(state, runtime, url, type, what) {
     // A damaged file, or a download that fails half-way, fails inside Pyodide's own
     // reading, which would then wait forever: report it as a failed load from here.
     const body = decoder.decodeStream(/** @type {ReadableStream<Uint8Array>} */ (response.body), (error) => {
-      failed(state, new Error(`${what} ${error instanceof ZstdError ? "could not be decompressed" : "failed to load"} (${error.message})`));
+      failed(state, new LoadError(`${what} ${error instanceof ZstdError ? "could not be decompressed" : "failed to load"} (${error.message})`));
     });
     return new Response(body, { headers: { "Content-Type": type } });
   });
@@ -94,8 +97,10 @@ function wasmEarly(state, runtime) {
       instantiated = await instantiateStreaming(source, imports);
       performance.mark("rw:w-instantiated");
     } catch (error) {
+      // The download failed: that is the failure, told as it happened.
+      if (error instanceof LoadError) throw error;
       await forget(key);
-      failed(state, new Error(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
+      failed(state, new LoadError(`${WASM} could not be compiled (${error instanceof Error ? error.message : error}); Retry downloads it again`));
       throw error;
     }
     await state.afterInstantiating?.();
@@ -116,7 +121,7 @@ function pyodideOptions(runtime) {
   };
 }
 
-/** The bytes of a file the fresh boot needs (usually under way since downloadEarly). @param {WorkerState} state */
+/** The bytes of a file the fresh boot needs (usually under way since load started it). @param {WorkerState} state */
 function download(state, /** @type {string} */ url, /** @type {string} */ what) {
   const bytes = fetchOk(state, url, what).then((response) => response.arrayBuffer());
   bytes.catch(() => {}); // reported when awaited, not as an unhandled rejection
@@ -165,8 +170,11 @@ export async function load(state, runtime) {
     findSaved(runtime.snapshotURL).then((found) => (performance.mark("rw:w-looked-up"), found)),
   ]);
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
-  // A failed one is an unhandled rejection, which the listener below reports (early-fetch.js).
-  if (!saved) state.early.downloadEarly([[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]], state.requestInit);
+  if (!saved) {
+    for (const [url, what] of [[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]]) {
+      state.early.answerEarly(url, () => fetchOk(state, url, what, state.plainFetch));
+    }
+  }
   else snapshotPages(state).catch(() => {}); // while the page sets up; a failure is reported where it is awaited
   performance.mark("rw:w-prepared");
   await state.booting;

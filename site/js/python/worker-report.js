@@ -10,11 +10,15 @@ export function progress(step, label) {
 }
 
 /**
- * Loading failed: the page offers Retry (posted once; later failures follow from it).
+ * Loading failed: the page offers Retry. Posted once, naming the runtime file when one
+ * failed to load, whichever failure came first (load-failure.js).
  * @param {import("./worker-state.js").WorkerState} state @param {unknown} error
  */
 export function failed(state, error) {
-  if (state.failed) return;
-  state.failed = true;
+  state.failure.fail(error);
+}
+
+/** Posts the failure the page is told. @param {unknown} error */
+export function postFailed(error) {
   postMessage({ type: MSG.FAILED, error: postableError(error) });
 }

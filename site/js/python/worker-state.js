@@ -4,6 +4,8 @@
 // (engine-worker.js) and handed to each of its parts (python/worker-*.js).
 
 import { earlyFetch } from "./early-fetch.js";
+import { loadFailure } from "./load-failure.js";
+import { postFailed } from "./worker-report.js";
 
 /** @typedef {import("pyodide/ffi").PyCallable} PyCallable */
 
@@ -18,7 +20,8 @@ import { earlyFetch } from "./early-fetch.js";
  * @property {Promise<import("./zstd.js").ZstdDecoder> | null} zstd  the decoder, until both runtime files are decoded
  * @property {(() => Promise<void>) | null} afterInstantiating  what a restore does once Python's module is
  *   instantiated, before Pyodide copies the snapshot into its memory (worker-snapshots.js, fromSnapshot)
- * @property {boolean} failed  a failed load was posted: the page offers Retry, and later failures follow from it
+ * @property {ReturnType<typeof loadFailure>} failure  the runtime downloads under way and the failed load
+ *   posted, once: the page offers Retry, and later failures follow from it
  * @property {() => void} allowBoot  called on the page's BOOT message
  * @property {Promise<void>} booting  resolved by allowBoot: Python's heavy start waits for it
  * @property {Promise<Engine> | null} engineReady  the engine's entry point, once Python runs
@@ -55,7 +58,7 @@ export function createWorkerState(plainFetch, script) {
     requestInit: {},
     zstd: null,
     afterInstantiating: null,
-    failed: false,
+    failure: loadFailure(postFailed),
     allowBoot,
     booting,
     engineReady: null,

@@ -2,14 +2,16 @@
 // No DOM access here, so build.py runs this same module under Node to prerender the
 // default configuration, and the page uses it for every update.
 
-import { readsVectors } from "../core/scorers.js";
-import { OTHER_SCORER, OUTCOME_TABLE, SCORER_NAMES } from "../core/tables.js";
+import { COLUMNS, SCORERS, scorerRow } from "../core/scorers.js";
+import { OUTCOME_TABLE } from "../core/tables.js";
+import { age, fixed3, formatNumber } from "./format.js";
 import { html } from "./html.js";
-import { meaningBreakdown, meaningCells, meaningHeads, otherRanks, relevanceName, renderMap, tokensReading } from "./meaning.js";
+import { nearMissText } from "./reading.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/shapes.js").RecordResult} RecordResult */
-/** @typedef {import("../core/tables.js").Policy["scorer"]} Scorer */
+/** @typedef {import("../core/scorers.js").Scorer} Scorer */
+/** @typedef {import("../core/scorers.js").ColumnId} ColumnId */
 
 /** Outcome labels with a glyph and a tone, from the engine's outcome table. */
 export const OUTCOMES = OUTCOME_TABLE;
@@ -17,7 +19,7 @@ export const OUTCOMES = OUTCOME_TABLE;
 export const STAGES = [
   { n: 1, title: "Stored records", explain: "Stage 1, stored records: every record in the store, before any policy. Nothing is excluded yet." },
   { n: 2, title: "Scope filters", explain: "Stage 2, scope filters: tenant, latest fact per key, memory store, session and age remove records before any similarity is used." },
-  { n: 3, title: "Ranking", explain: "Stage 3, ranking: records still in scope get their lexical score (TF-IDF cosine or BM25) and blended score; a record sharing no term with the question drops out here." },
+  { n: 3, title: "Ranking", explain: `Stage 3, ranking: ${SCORERS.tfidf.ranking}` },
   { n: 4, title: "Final context", explain: "Stage 4, final context: ranked records are packed greedily into the word budget and record limit; the tray is what the agent would be given." },
 ];
 
@@ -27,56 +29,21 @@ export const STAGES = [
  */
 export function stageExplanation(stage, scorer) {
   if (stage !== 3) return STAGES[stage - 1].explain;
-  switch (scorer) {
-    case "embedding":
-      return "Stage 3, ranking: records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.";
-    case "hybrid":
-      return "Stage 3, ranking: records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.";
-    default:
-      return STAGES[2].explain;
-  }
-}
-
-/** @param {number} x */
-export const fixed3 = (x) => x.toFixed(3);
-
-/** @param {number} hours */
-export function age(hours) {
-  if (hours < 48) return `${formatNumber(hours)} h`;
-  return `${formatNumber(hours)} h (${formatNumber(Math.round((hours / 24) * 10) / 10)} days)`;
-}
-
-/** @param {number} x */
-function formatNumber(x) {
-  return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+  return `Stage 3, ranking: ${scorerRow(scorer).ranking}`;
 }
 
 /**
- * A record's rank under the policy's scorer, the other scorer's in brackets, and a mark
- * when the two differ: ▲ when the policy's scorer places it higher.
+ * A record's rank under the policy's scorer, its ranks under the other scorers the scorer
+ * table shows beside it in brackets ("–" where one does not rank it), and a mark when the
+ * one it is compared with places it differently: ▲ when the policy's scorer places it higher.
  * @param {RecordResult} r @param {Scorer} scorer @param {string} [word]  the word before the number
  */
 export function rankText(r, scorer, word = "rank") {
-  if (readsVectors(scorer)) return ranksText(r, scorer, word);
-  if (!r.rank || !r.other_rank) return html`<span class="no-rank">not ranked</span>`;
-  const other = SCORER_NAMES[OTHER_SCORER[scorer]];
-  const moved = r.other_rank - r.rank;
-  const mark = moved
-    ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">, ${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
-    : "";
-  return html`${word} <span class="rank-now">${r.rank}</span> <span class="rank-other">(${other}: ${r.other_rank})</span>${mark}`;
-}
-
-/**
- * Under a scorer that reads meaning: the record's rank, its rank under every other scorer
- * the answer computed in brackets ("–" where that scorer does not match it), and the mark
- * beside the one it is compared with (OTHER_SCORER).
- * @param {RecordResult} r @param {Scorer} scorer @param {string} word
- */
-function ranksText(r, scorer, word) {
   if (!r.rank) return html`<span class="no-rank">not ranked</span>`;
-  const other = SCORER_NAMES[OTHER_SCORER[scorer]];
-  const moved = r.other_rank ? r.other_rank - r.rank : 0;
+  const row = scorerRow(scorer);
+  const other = SCORERS[row.compared].name;
+  const compared = r.ranks?.[row.compared] ?? r.other_rank;
+  const moved = compared ? compared - r.rank : 0;
   const mark = moved
     ? html` <span class="rank-moved ${moved > 0 ? "up" : "down"}" title="${Math.abs(moved)} place${Math.abs(moved) === 1 ? "" : "s"} ${moved > 0 ? "higher" : "lower"} than under ${other}"><span aria-hidden="true">${moved > 0 ? "▲" : "▼"}</span><span class="visually-hidden">, ${moved > 0 ? "higher" : "lower"} than under ${other}</span></span>`
     : "";
@@ -84,11 +51,41 @@ function ranksText(r, scorer, word) {
 }
 
 /**
+ * A record's places under the scorers the table shows beside the policy's, as "BM25: 2, TF-IDF: –".
+ * @param {RecordResult} r @param {Scorer} scorer
+ */
+export function otherRanks(r, scorer) {
+  const ranks = r.ranks ?? {};
+  return scorerRow(scorer)
+    .ranks.filter((name) => name !== scorer && name in ranks)
+    .map((name) => `${SCORERS[name].name}: ${ranks[name] ?? "–"}`)
+    .join(", ");
+}
+
+/**
  * The records table's head: the score column names the scorer it blends.
  * @param {Scorer} scorer
  */
 export function renderTableHead(scorer) {
-  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">Cosine<br>BM25${meaningHeads(scorer)}</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORER_NAMES[scorer]} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
+  const columns = scorerRow(scorer).columns.map((id) => capitalised(COLUMNS[id].header));
+  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">${columns.map((c, i) => html`${i ? html`<br>` : ""}${c}`)}</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORERS[scorer].name} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
+}
+
+/** @param {string} text */
+const capitalised = (text) => text[0].toUpperCase() + text.slice(1);
+
+/**
+ * The scores a scorer shows for a record (its row of the scorer table), the one it blends
+ * marked as in force.
+ * @param {RecordResult} r @param {Scorer} scorer
+ */
+function scoreCells(r, scorer) {
+  const row = scorerRow(scorer);
+  return html`${row.columns.map((id, i) => {
+    const value = r[id];
+    const shown = value === null || value === undefined ? "–" : value.toFixed(COLUMNS[id].places);
+    return html`${i ? " " : ""}<span class="lex${i === 0 ? " in-force" : ""}" data-name="${capitalised(COLUMNS[id].header)}">${shown}</span>`;
+  })}`;
 }
 
 /** @param {string} outcome */
@@ -122,15 +119,12 @@ export function cardItems(records, tenantLabels, scorer = "tfidf") {
   );
 }
 
-/** A card's number for a record its scorer does not rank. @param {RecordResult} r @param {Scorer} scorer */
+/** A card's number for a record its scorer does not rank: the score it blends. @param {RecordResult} r @param {Scorer} scorer */
 function unrankedText(r, scorer) {
-  if (scorer === "bm25") return `BM25 ${fixed3(r.bm25)}`;
-  if (readsVectors(scorer)) return `similarity ${fixed3(r.similarity ?? 0)}`;
-  return `cosine ${fixed3(r.cosine)}`;
+  const id = scorerRow(scorer).columns[0];
+  const value = r[id];
+  return `${COLUMNS[id].header} ${value === null || value === undefined ? "–" : value.toFixed(COLUMNS[id].places)}`;
 }
-
-/** What drops the records out at stage 3, by scorer. @type {Record<Scorer, string>} */
-const UNMATCHED = { tfidf: "with no shared terms", bm25: "with no shared terms", embedding: "under the minimum similarity", hybrid: "in neither ranking" };
 
 /** @param {Result} result */
 export function renderDiagram(result) {
@@ -141,7 +135,7 @@ export function renderDiagram(result) {
   const details = [
     `${c.stored} record${c.stored === 1 ? "" : "s"} in the store`,
     `${c.in_scope} in scope, ${removedByScope} removed by policy`,
-    `${c.ranked} ranked, ${noTerms} ${UNMATCHED[result.policy.scorer] ?? UNMATCHED.tfidf}`,
+    `${c.ranked} ranked, ${noTerms} ${scorerRow(result.policy.scorer).unmatched}`,
     `${c.selected} in the tray, ${notPacked} not packed · ${result.words_used} of ${result.budget_words} words`,
   ];
   const counts = [c.stored, c.in_scope, c.ranked, c.selected];
@@ -163,10 +157,10 @@ export function renderDiagram(result) {
  */
 export function tableRowItems(records, chosenId, scorer = "tfidf") {
   return records.map(
-    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${readsVectors(scorer) ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${scorerRow(scorer).vectors ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
   <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}</span></td>
-  <td class="num lexical" data-label="Cosine, BM25"><span class="lex${scorer === "tfidf" ? " in-force" : ""}" data-name="Cosine">${fixed3(r.cosine)}</span> <span class="lex${scorer === "bm25" ? " in-force" : ""}" data-name="BM25">${fixed3(r.bm25)}</span>${meaningCells(r, scorer)}</td>
+  <td class="num lexical" data-label="${scorerRow(scorer).columns.map((id) => capitalised(COLUMNS[id].header)).join(", ")}">${scoreCells(r, scorer)}</td>
   <td class="num" data-label="Blended score">${fixed3(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
@@ -199,7 +193,9 @@ export function renderTray(result, tenantLabels) {
       : `${cov.found} of ${cov.total} supporting fact${cov.total === 1 ? "" : "s"} for ${tenant} selected` +
         (cov.found_ids.length ? ` (${cov.found_ids.join(", ")})` : "") +
         (missing.length ? `; missing ${missing.join(", ")}.` : ".");
+  // Coverage comes first after the counts: it is what a learner checks the tray against.
   return html`<p class="tray-summary"><strong data-words-used="${result.words_used}">${result.words_used} of ${result.budget_words} words</strong> used · ${items.length} of ${result.policy.max_records} record${result.policy.max_records === 1 ? "" : "s"}</p>
+<p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>
 <meter class="meter" min="0" max="${Math.max(1, result.budget_words)}" value="${result.words_used}" aria-label="Words used of the budget"></meter>
 ${
   items.length
@@ -207,8 +203,7 @@ ${
         (r) => html`<li data-record-id="${r.id}"><span class="card-id">${r.id}</span> <span class="tray-text">${r.text}</span> <span class="tray-words">${r.words} words</span></li>`,
       )}</ol>`
     : html`<p class="tray-empty">The tray is empty: ${whyLeftOut(result).join("; ")}.${nearMissNote(result)} The table below says why each record stayed out.</p>`
-}${items.length && leftAfterRanking(result) ? html`<p class="tray-why">Not in the tray: ${whyLeftOut(result).join("; ")}.</p>` : ""}
-<p class="coverage" data-found="${cov.found}" data-total="${cov.total}"><strong>Coverage:</strong> ${coverageText}</p>`;
+}${items.length && leftAfterRanking(result) ? html`<p class="tray-why">Not in the tray: ${whyLeftOut(result).join("; ")}.</p>` : ""}`;
 }
 
 // Why a record stayed out of the tray, by outcome code: the scope filters' outcomes are
@@ -253,18 +248,6 @@ function leftAfterRanking(result) {
   return result.selected.length < result.ranked.length || (result.selected.length < result.policy.max_records && result.selected.length < result.records.length);
 }
 
-/**
- * The question's terms in no record that a record holds in a longer or inflected form:
- * “deploy” is not “deployment”. Empty when there are none.
- * @param {Result["question"]} q
- */
-export function nearMissText(q) {
-  const misses = q.near_misses ?? [];
-  if (!misses.length) return "";
-  const pairs = misses.map((m) => `“${m.term}” is not ${m.record_words.map((w) => `“${w}”`).join(" or ")}`);
-  return `${pairs.join(", and ")}: only exact words match, with no stemming.`;
-}
-
 /** The near misses after an empty tray's reasons, when some in-scope record shares no word. @param {Result} result */
 function nearMissNote(result) {
   const text = nearMissText(result.question);
@@ -272,134 +255,11 @@ function nearMissNote(result) {
 }
 
 /**
- * How the question in force was read: its terms after lowercasing and stop words, each
- * term that no record uses (it counts for nothing), and the stop words removed.
- * @param {Result["question"]} q
- * @param {Scorer} [policyScorer]  under a scorer that reads meaning, the word pieces are shown too
- */
-export function renderReading(q, policyScorer = /** @type {Scorer} */ ("tfidf")) {
-  const found = q.terms.length
-    ? html`<span class="read-terms">${q.terms.join(", ")}</span>`
-    : html`no term that any record uses`;
-  const ignored = q.dropped_terms.length
-    ? html`<ul class="read-ignored">${q.dropped_terms.map((term) => html`<li><span class="read-term">${term}</span>: in no record, ignored</li>`)}</ul>`
-    : "";
-  const near = nearMissText(q);
-  const stop = html`${near ? html`<p class="read-near">${near}</p>` : ""}${q.stop_words.length ? html`<p class="read-stop">Stop words removed: ${q.stop_words.join(", ")}</p>` : ""}`;
-  // A fixed question is named: with Your own question chosen and its box empty, it is the one in force.
-  const head = q.own ? html`<strong>Your question reads as</strong>` : html`<strong>“${q.text}” reads as</strong>`;
-  return html`<p class="read-head">${head} ${found}</p>${ignored}${stop}${tokensReading(q, policyScorer)}`;
-}
-
-/**
- * How the chosen record's score is computed, term by term, under the policy's scorer.
- * @param {Result} result
- * @param {string} id
- */
-export function renderBreakdown(result, id) {
-  const r = result.records.find((x) => x.id === id) ?? result.records[0];
-  const w = result.policy.recency_weight;
-  const q = result.question;
-  if (readsVectors(result.policy.scorer)) {
-    const { head, parts, others } = meaningBreakdown(result, r);
-    return html`<h3 id="breakdown-title">${head}</h3>
-${parts}
-<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevanceName(result.policy.scorer)} + recency weight × recency.</p>
-<p class="formula other-scorer">${others}</p>
-<p class="formula">${badge(r.outcome)} ${r.reason}</p>
-${renderMap(result, r.id)}`;
-  }
-  const bm25 = result.policy.scorer === "bm25";
-  const lexical = bm25 ? bm25Parts(result, r) : cosineParts(r);
-  const head = bm25
-    ? html`${r.id}: BM25 ${fixed3(r.bm25)}, relative ${fixed3(r.relevance)}, score ${fixed3(r.score)}`
-    : html`${r.id}: cosine ${fixed3(r.cosine)}, score ${fixed3(r.score)}`;
-  const blended = bm25 ? "relative BM25" : "cosine";
-  const other = bm25
-    ? html`Under TF-IDF: cosine ${fixed4(r.cosine)}${r.other_rank ? html`, rank ${r.other_rank}` : ""}.`
-    : html`Under BM25: ${fixed4(r.bm25)}${r.other_rank ? html`, rank ${r.other_rank}` : ""}.`;
-  return html`<h3 id="breakdown-title">${head}</h3>
-<p class="breakdown-question">Question terms after lowercasing and stop words: ${q.terms.length ? q.terms.join(", ") : "none"}${q.dropped_terms.length ? html`; in no record, so dropped: ${q.dropped_terms.join(", ")}` : ""}.</p>
-${lexical}
-<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${blended} + recency weight × recency.</p>
-<p class="formula other-scorer">${other}</p>
-<p class="formula">${badge(r.outcome)} ${r.reason}</p>`;
-}
-
-/**
- * The cosine's parts: for each shared term (a row group, so the panel needs no sideways
- * scrolling) its count, tf and weight in the record and in the question, its idf and
- * its contribution; the contributions sum to the cosine.
- * @param {RecordResult} r
- */
-function cosineParts(r) {
-  if (!r.terms.length) {
-    return html`<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>`;
-  }
-  const parts = /** @type {import("../core/shapes.js").TermPart[]} */ (r.terms);
-  return html`<table class="terms">
-  <caption>Shared terms of ${r.id} and the question. Weight = tf × idf, divided by the length of the whole vector (record or question), so each vector has length 1.</caption>
-  <thead><tr><th scope="col">Term</th><th scope="col">In the record</th><th scope="col">In the question</th></tr></thead>
-  ${parts.map(
-    (t) => html`<tbody>
-  <tr class="term-head"><th scope="rowgroup" colspan="3">${t.term}</th></tr>
-  <tr><th scope="row">Count in record, in question</th><td>${t.record_count}</td><td>${t.query_count}</td></tr>
-  <tr><th scope="row">tf = 1 + ln(count)</th><td>${fixed4(t.record_tf)}</td><td>${fixed4(t.query_tf)}</td></tr>
-  <tr><th scope="row">idf</th><td colspan="2">${fixed4(t.idf)}</td></tr>
-  <tr><th scope="row">Weight in record, in question</th><td>${fixed4(t.record_weight)}</td><td>${fixed4(t.query_weight)}</td></tr>
-  <tr class="contribution"><th scope="row">Contribution = ${fixed4(t.record_weight)} × ${fixed4(t.query_weight)}</th><td colspan="2">${fixed4(t.contribution)}</td></tr>
-</tbody>`,
-  )}
-  <tfoot><tr><th scope="row" colspan="2">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
-</table>`;
-}
-
-/**
- * BM25's parts: for each shared term its count in the record (tf) and in the question,
- * idf, the record's length factor and the contribution, which sum to the record's BM25;
- * then that BM25's share of the question's best.
- * @param {Result} result @param {RecordResult} r
- */
-function bm25Parts(result, r) {
-  const { bm25_k1: k1, bm25_b: b } = result.policy;
-  const q = result.question;
-  if (!r.terms.length) {
-    return html`<p>${r.id} shares no term with the question, so its BM25 is 0 and it cannot be retrieved at any recency weight.</p>`;
-  }
-  const parts = /** @type {import("../core/shapes.js").BM25Part[]} */ (r.terms);
-  const first = parts[0];
-  const best = result.records.find((x) => x.bm25 === q.best_bm25);
-  return html`<p class="formula">Length factor = 1 − b + b × length / average length = 1 − ${b} + ${b} × ${first.record_length} / ${fixed4(q.average_length)} = ${fixed4(first.length_factor)}: ${r.id} has ${first.record_length} terms after stop words.</p>
-<table class="terms">
-  <caption>Shared terms of ${r.id} and the question, scored by BM25 (k1 ${k1}, b ${b}). idf = ln(1 + (N − n + 0.5) / (n + 0.5)) for N records, n of them holding the term.</caption>
-  <thead><tr><th scope="col">Term</th><th scope="col">Value</th></tr></thead>
-  ${parts.map(
-    (t) => html`<tbody>
-  <tr class="term-head"><th scope="rowgroup" colspan="2">${t.term}</th></tr>
-  <tr><th scope="row">Count in record (tf)</th><td>${t.record_count}</td></tr>
-  <tr><th scope="row">Count in question</th><td>${t.query_count}</td></tr>
-  <tr><th scope="row">idf</th><td>${fixed4(t.idf)}</td></tr>
-  <tr><th scope="row">Length factor</th><td>${fixed4(t.length_factor)}</td></tr>
-  <tr class="contribution"><th scope="row">Contribution = ${t.query_count} × ${fixed4(t.idf)} × ${t.record_count} / (${t.record_count} + ${k1} × ${fixed4(t.length_factor)})</th><td>${fixed4(t.contribution)}</td></tr>
-</tbody>`,
-  )}
-  <tfoot><tr><th scope="row">BM25 = sum of contributions</th><td>${fixed4(r.bm25)}</td></tr></tfoot>
-</table>
-<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much).</p>
-<p class="formula">Relative BM25 = ${fixed4(r.bm25)} / ${fixed4(q.best_bm25)}, the highest BM25 of any record for this question${best ? html` (${best.id})` : ""}, = ${fixed4(r.relevance)}</p>`;
-}
-
-/** @param {number} x */
-const fixed4 = (x) => x.toFixed(4);
-
-/**
  * @param {RecordResult[]} records  the records to chart (a page of a large store)
  * @param {Scorer} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
  */
 export function renderChart(records, scorer = "tfidf") {
-  const relevance = relevanceName(scorer);
+  const relevance = scorerRow(scorer).relevance;
   const rowHeight = 22;
   const labelWidth = 44;
   const barWidth = 220;
@@ -505,7 +365,7 @@ export function renderGuides(guides) {
   )}`;
 }
 
-/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>}[]}} Guide */
+/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>, shows?: import("../core/page-core.js").Shows}[]}} Guide */
 
 /**
  * The way in, at the top of the page: one button per guided experiment, starting its first step.
@@ -522,34 +382,31 @@ export function renderStart(guides) {
 
 /**
  * The guided step in force, in the bar that stays on screen with the result: which step
- * of how many, what it set, what to look for, and the way to the steps either side.
+ * of how many, what it set, what to look for, and the way to the steps either side. On a
+ * phone the guide's title and the "Look for" are folded behind the Look for button
+ * (``expanded`` unfolds them).
  * @param {Guide} guide @param {number} index @param {boolean} changed  a setting was changed by hand since
+ * @param {boolean} [expanded]
  */
-export function renderGuideBar(guide, index, changed) {
+export function renderGuideBar(guide, index, changed, expanded = false) {
   const step = guide.steps[index];
   const last = index === guide.steps.length - 1;
   return html`<div class="guide-bar-text" tabindex="0" role="group" aria-labelledby="guide-bar-count">
-  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong> · <span class="guide-bar-title">${guide.title}</span></p>
+  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong><span class="guide-bar-title"> · ${guide.title}</span></p>
   <p class="guide-bar-step">${step.title}</p>
+  <div class="guide-bar-details" id="guide-bar-details">
   <p class="look-for"><span class="look-label">Look for:</span> ${step.look_for}</p>
   ${changed ? html`<p class="guide-bar-changed">A setting was changed by hand since this step was applied.</p>` : ""}
+  </div>
 </div>
 <div class="guide-bar-buttons">
+  <button type="button" class="small guide-bar-toggle" data-guide-details aria-expanded="${expanded}" aria-controls="guide-bar-details">${expanded ? "Hide" : "Look for"}</button>
   <button type="button" class="small" data-guide-go="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
   ${changed ? html`<button type="button" class="small" data-guide-go="${guide.id}:${index}">Apply again</button>` : ""}
   ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-go="${guide.id}:${index + 1}">Next step</button>`}
   ${last ? "" : html`<button type="button" class="small" data-guide-close>Close</button>`}
 </div>`;
 }
-
-// How each scorer matches a record to the question, as the experiment's introduction says it.
-/** @type {Record<string, string>} */
-const SCORER_INTRO = {
-  tfidf: "TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
-  bm25: "BM25: the words it shares with the question, repeats counting ever less and long records discounted",
-  embedding: "a static embedding: how close its meaning is to the question's, from fixed word-piece vectors, whatever the spelling",
-  hybrid: "hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
-};
 
 /**
  * The experiment's introduction: the question asked (one of the store's, or the learner's
@@ -559,7 +416,7 @@ const SCORER_INTRO = {
 export function renderIntro(result, tenantLabels) {
   const q = result.question;
   const tenant = tenantLabels[result.policy.tenant] ?? result.policy.tenant;
-  const scorer = SCORER_INTRO[result.policy.scorer] ?? SCORER_NAMES[result.policy.scorer];
+  const scorer = scorerRow(result.policy.scorer).intro;
   const asked = q.own
     ? html`You ask your own question, “${q.text}”, of ${tenant}'s memory. It is read with the store's words and weights and has no declared answer: judge the tray by reading it.`
     : html`You ask one of the store's questions, “${q.text}”, of ${tenant}'s memory.`;

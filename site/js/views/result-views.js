@@ -3,11 +3,13 @@
 // containers from them (tools/prerender.mjs), so the two cannot drift apart.
 
 import { PAGE_SIZE } from "../core/page-core.js";
-import { cardItems, renderBreakdown, renderChart, renderDiagram, renderIntro, renderReading, renderTableHead, renderTray, tableRowItems } from "./render.js";
+import { renderBreakdown } from "./breakdown.js";
+import { renderReading } from "./reading.js";
+import { cardItems, renderChart, renderDiagram, renderIntro, renderTableHead, renderTray, tableRowItems } from "./render.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 
-/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, page: number}} ViewContext */
+/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, choice?: import("../core/page-core.js").Choice, page: number}} ViewContext */
 
 /**
  * Each result view's container id and how to make its markup (made only when asked for).
@@ -25,8 +27,8 @@ export function resultViews(result, context) {
     ["records-body", () => tableRowItems(records, context.chosenId, result.policy.scorer)],
     ["tray-body", () => renderTray(result, context.tenantLabels)],
     ["chart", () => renderChart(records, result.policy.scorer)],
-    ["score-breakdown", () => renderBreakdown(result, context.chosenId)],
+    ["score-breakdown", () => renderBreakdown(result, context.chosenId, context.choice)],
     ["experiment-intro", () => renderIntro(result, context.tenantLabels)],
-    ["question-reading", () => renderReading(result.question, result.policy.scorer)],
+    ["question-reading", () => renderReading(result.question)],
   ];
 }

@@ -5,7 +5,7 @@
 // question's first supporting rank and hits within k, the reasons a question is not
 // measured, and the measures' headings.
 
-import { SCORER_NAMES } from "../core/tables.js";
+import { scorerRow } from "../core/scorers.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Evaluation} Evaluation */
@@ -13,7 +13,7 @@ import { html } from "./html.js";
 /** @typedef {import("../core/shapes.js").Measures} Measures */
 
 /** A scorer's short name. @param {string} scorer */
-const scorerName = (scorer) => /** @type {Record<string, string>} */ (SCORER_NAMES)[scorer] ?? scorer;
+const scorerName = (scorer) => scorerRow(scorer).name;
 
 /** A measure to three places. @param {number} value */
 const shown = (value) => value.toFixed(3);

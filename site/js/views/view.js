@@ -6,7 +6,9 @@ import { whenIdle } from "../browser/idle.js";
 import { PAGE_SIZE } from "../core/page-core.js";
 import { OWN_OPTION, parseValue } from "../core/state.js";
 import { morphChildren, morphElement } from "./morph.js";
-import { renderBreakdown, renderGuides, renderOptions, renderPredictionChoices, renderStart } from "./render.js";
+import { scorerRow } from "../core/scorers.js";
+import { renderBreakdown } from "./breakdown.js";
+import { renderGuides, renderOptions, renderPredictionChoices, renderStart } from "./render.js";
 import { resultViews } from "./result-views.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -124,6 +126,16 @@ export function writeControls(policy, fields) {
   showSliderValues(policy, fields);
   showTextControls(fields);
   showFieldsInForce(policy, fields);
+  showRecencyHint(policy);
+}
+
+/**
+ * The recency weight's hint in the words of the scorer in force: what 0 ranks on.
+ * @param {Policy} policy
+ */
+function showRecencyHint(policy) {
+  const hint = document.getElementById("f-recency-weight-hint");
+  if (hint) setText(hint, scorerRow(policy.scorer).recencyHint);
 }
 
 /**
@@ -336,14 +348,17 @@ export function showPredictionChoices(records, page, checked) {
   byId("prediction-grid").innerHTML = String(renderPredictionChoices(records.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE), checked));
 }
 
-/** Choose the record whose score is explained, without re-rendering the rest. @param {Placed} placed @param {Result} result @param {string} chosenId */
-export function showChosen(placed, result, chosenId) {
+/**
+ * Choose the record whose score is explained, without re-rendering the rest.
+ * @param {Placed} placed @param {Result} result @param {string} chosenId @param {import("../core/page-core.js").Choice} [choice]
+ */
+export function showChosen(placed, result, chosenId, choice) {
   for (const row of document.querySelectorAll("#records-body tr")) {
     const chosen = /** @type {HTMLElement} */ (row).dataset.recordId === chosenId;
     row.classList.toggle("chosen", chosen);
     row.querySelector("button")?.setAttribute("aria-pressed", String(chosen));
   }
-  place(placed, "score-breakdown", renderBreakdown(result, chosenId));
+  place(placed, "score-breakdown", renderBreakdown(result, chosenId, choice));
 }
 
 /** @param {boolean} pending the views show an older result than the controls */

@@ -1,0 +1,260 @@
+"""The one table of scorers: what each reads, shows and says about an answer.
+
+Every other place that names a scorer derives it from here: the policy field's choices
+(``fields.py``), the command line's table, the page's columns, reading, hints and
+breakdown view (through the generated ``site/js/core/scorers.js``), the share panel and
+the README's scorer list. Adding a scorer is one row here, its engine module (a
+function returning a ``scoring.Scoring``) and its breakdown view in ``site/js/views/``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+ColumnId = Literal["cosine", "bm25", "similarity", "rrf"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A per-record score a scorer shows: its record key, header and places."""
+
+    id: ColumnId
+    header: str
+    places: int
+
+
+COLUMNS: dict[str, Column] = {
+    c.id: c
+    for c in (
+        Column("cosine", "cosine", 3),
+        Column("bm25", "BM25", 3),
+        Column("similarity", "similarity", 3),
+        Column("rrf", "RRF", 4),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """One scorer.
+
+    ``words`` names the lexical scorer whose exact-word reading is in force (its own id,
+    hybrid's BM25, or None when no word is matched exactly); ``pieces`` says the
+    embedding's word-piece reading is in force. ``columns`` are the scores the CLI and
+    the records table show, the one blended (or fused) first; ``ranks`` the scorers
+    whose rank each record shows, this one first; ``compared`` the one its rank mark
+    (▲▼) compares with. ``relevance`` names what is blended with recency, ``formula``
+    and ``normaliser`` say how it is made, ``breakdown`` names the page's view of it
+    (``site/js/views/breakdown-<name>.js``), ``unmatched`` what drops a record at
+    ranking, ``intro`` how it matches a record, ``ranking`` what the ranking stage does
+    under it, ``vectors`` whether it reads the static embedding's vectors, and ``parts_depend_on`` the policy
+    fields its per-record parts (the ones its breakdown view shows) depend on besides the
+    question: an answer names them in its terms key, so the page never reuses stale parts.
+    """
+
+    id: str
+    label: str
+    name: str
+    words: str | None
+    pieces: bool
+    columns: tuple[ColumnId, ...]
+    ranks: tuple[str, ...]
+    compared: str
+    relevance: str
+    formula: str
+    normaliser: str
+    breakdown: str
+    unmatched: str
+    intro: str
+    ranking: str
+    vectors: bool
+    parts_depend_on: tuple[str, ...]
+
+    @property
+    def reads(self) -> Literal["words", "pieces", "both"]:
+        """What the scorer reads of a question: words after stop words, word pieces, or both."""
+        if self.words and self.pieces:
+            return "both"
+        return "pieces" if self.pieces else "words"
+
+    @property
+    def recency_hint(self) -> str:
+        """The recency weight's two ends, in this scorer's words."""
+        return f"0 ranks on {self.relevance} alone, 1 on recency alone"
+
+
+# The scope's settings: the embedding finds a record's closest tokens only for records in
+# scope, and hybrid fuses rankings of the records in scope.
+SCOPE_FIELDS = ("tenant", "store", "previous_sessions", "max_age_hours", "latest_per_key")
+
+SCORERS: tuple[Scorer, ...] = (
+    Scorer(
+        id="tfidf",
+        label="TF-IDF cosine",
+        name="TF-IDF",
+        words="tfidf",
+        pieces=False,
+        columns=("cosine", "bm25"),
+        ranks=("tfidf", "bm25"),
+        compared="bm25",
+        relevance="cosine",
+        formula="cosine = Σ over shared terms of (tf·idf in the record) × (tf·idf in the question), "
+        "each vector of length 1; tf = 1 + ln(count), idf = ln((1 + N) / (1 + df)) + 1",
+        normaliser="the cosine itself: two vectors of length 1 give a cosine in [0, 1]",
+        breakdown="cosine",
+        unmatched="with no shared terms",
+        intro="TF-IDF cosine: the words it shares with the question, each weighted by how few records hold it",
+        ranking="records still in scope get their TF-IDF cosine and blended score; a record sharing no term with the question drops out here.",
+        vectors=False,
+        parts_depend_on=(),
+    ),
+    Scorer(
+        id="bm25",
+        label="BM25 (as Lucene scores it)",
+        name="BM25",
+        words="bm25",
+        pieces=False,
+        columns=("bm25", "cosine"),
+        ranks=("bm25", "tfidf"),
+        compared="tfidf",
+        relevance="relative BM25",
+        formula="BM25 = Σ over shared terms of q · idf · tf / (tf + k1 · (1 − b + b · len / avg_len)), "
+        "idf = ln(1 + (N − n + 0.5) / (n + 0.5))",
+        normaliser="BM25 / the highest BM25 among the active tenant's records for the question",
+        breakdown="bm25",
+        unmatched="with no shared terms",
+        intro="BM25: the words it shares with the question, repeats counting ever less and long records discounted",
+        ranking="records still in scope get their BM25, its share of the tenant's best, and their blended score; a record sharing no term with the question drops out here.",
+        vectors=False,
+        parts_depend_on=("bm25_k1", "bm25_b"),
+    ),
+    Scorer(
+        id="embedding",
+        label="Static embedding (meaning)",
+        name="Embedding",
+        words=None,
+        pieces=True,
+        columns=("similarity",),
+        ranks=("embedding", "bm25", "tfidf"),
+        compared="bm25",
+        relevance="similarity",
+        formula="similarity = cosine of the mean word-piece vectors = Σ over question pieces of count × v·d̂ / ‖Σv‖",
+        normaliser="max(0, similarity)",
+        breakdown="embedding",
+        unmatched="under the minimum similarity",
+        intro="a static embedding: how close its meaning is to the question's, "
+        "from fixed word-piece vectors, whatever the spelling",
+        ranking="records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.",
+        vectors=True,
+        parts_depend_on=SCOPE_FIELDS,
+    ),
+    Scorer(
+        id="hybrid",
+        label="Hybrid: BM25 + embedding (RRF)",
+        name="Hybrid",
+        words="bm25",
+        pieces=True,
+        columns=("rrf", "bm25", "similarity"),
+        ranks=("hybrid", "bm25", "embedding"),
+        compared="embedding",
+        relevance="fused share",
+        formula="RRF = Σ over the BM25 and embedding rankings that hold the record of 1 / (rrf_k + rank)",
+        normaliser="RRF / (2 / (rrf_k + 1)), the most a record can earn: first in both rankings",
+        breakdown="fusion",
+        unmatched="in neither ranking",
+        intro="hybrid ranking: its BM25 rank and its embedding rank, fused by Reciprocal Rank Fusion",
+        ranking="records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.",
+        vectors=True,
+        parts_depend_on=(*SCOPE_FIELDS, "bm25_k1", "bm25_b", "min_similarity", "rrf_k"),
+    ),
+)
+
+# Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant.
+SHARED_INDEX = (
+    "idf counts every record of the store, whatever its tenant, as one index shared by the tenants "
+    "does: that is how a shared index leaks term statistics from one tenant to another"
+)
+
+SCORERS_BY_ID: dict[str, Scorer] = {s.id: s for s in SCORERS}
+SCORER_IDS: tuple[str, ...] = tuple(s.id for s in SCORERS)
+# Each scorer's short name, as headers and rank notes say it.
+SCORER_NAMES: dict[str, str] = {s.id: s.name for s in SCORERS}
+# The scorer each one's rank mark compares with.
+OTHER_SCORER: dict[str, str] = {s.id: s.compared for s in SCORERS}
+# The scorers that read the static embedding's vectors (the lexical ones never load them).
+EMBEDDING_SCORERS: tuple[str, ...] = tuple(s.id for s in SCORERS if s.vectors)
+
+
+def bm25_divisor(question: Any, tenant: str) -> str:
+    """What BM25's share divides by, for an answer's question (its best_bm25 and record)."""
+    best = question["best_bm25_record"]
+    if best is None:
+        return f"relative BM25 = 0 for every record: no record of {tenant} shares a term with the question"
+    return f"relative BM25 = BM25 / {question['best_bm25']:.4f}, the best BM25 among {tenant}'s records ({best})"
+
+
+def scorer_rows() -> list[dict[str, Any]]:
+    """The table as JSON rows, for scorers.js and the boot JSON."""
+    return [
+        {
+            "id": s.id,
+            "label": s.label,
+            "name": s.name,
+            "reads": s.reads,
+            "words": s.words,
+            "pieces": s.pieces,
+            "columns": list(s.columns),
+            "ranks": list(s.ranks),
+            "compared": s.compared,
+            "relevance": s.relevance,
+            "formula": s.formula,
+            "normaliser": s.normaliser,
+            "breakdown": s.breakdown,
+            "unmatched": s.unmatched,
+            "intro": s.intro,
+            "ranking": s.ranking,
+            "vectors": s.vectors,
+            "recencyHint": s.recency_hint,
+        }
+        for s in SCORERS
+    ]
+
+
+def scorers_js() -> str:
+    """site/js/core/scorers.js: the scorer table for the page and Node."""
+    dump = json.dumps
+    rows = {row["id"]: row for row in scorer_rows()}
+    columns = {c.id: {"id": c.id, "header": c.header, "places": c.places} for c in COLUMNS.values()}
+    return (
+        "// Generated from engine/scorers.py by `python build.py --write-tables`; do not edit.\n"
+        "// tests/test_fields.py checks this copy.\n\n"
+        "/** @typedef {import('./tables.js').Policy['scorer']} Scorer */\n"
+        "/** @typedef {'cosine' | 'bm25' | 'similarity' | 'rrf'} ColumnId */\n"
+        "/**\n * @typedef {object} ScorerRow\n"
+        " * @property {Scorer} id\n * @property {string} label\n * @property {string} name\n"
+        " * @property {'words' | 'pieces' | 'both'} reads\n"
+        " * @property {Scorer | null} words  the lexical scorer whose exact words are in force\n"
+        " * @property {boolean} pieces  whether the embedding's word pieces are read\n"
+        " * @property {ColumnId[]} columns\n * @property {Scorer[]} ranks\n * @property {Scorer} compared\n"
+        " * @property {string} relevance\n * @property {string} formula\n * @property {string} normaliser\n"
+        " * @property {string} breakdown\n * @property {string} unmatched\n * @property {string} intro\n * @property {string} ranking\n"
+        " * @property {boolean} vectors\n * @property {string} recencyHint\n */\n\n"
+        "/** @type {Readonly<Record<Scorer, ScorerRow>>} */\n"
+        f"export const SCORERS = Object.freeze({dump(rows, ensure_ascii=False, indent=2)});\n\n"
+        "/** @type {Readonly<Record<ColumnId, {id: ColumnId, header: string, places: number}>>} */\n"
+        f"export const COLUMNS = Object.freeze({dump(columns, ensure_ascii=False, indent=2)});\n\n"
+        "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
+        f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"
+        "/** The scorers that read the static embedding's vectors. @type {readonly Scorer[]} */\n"
+        f"export const VECTOR_SCORERS = Object.freeze({dump(list(EMBEDDING_SCORERS))});\n\n"
+        "/** The scorer's row. @param {string} scorer @returns {ScorerRow} */\n"
+        "export function scorerRow(scorer) {\n"
+        "  return SCORERS[/** @type {Scorer} */ (scorer)] ?? SCORERS.tfidf;\n"
+        "}\n\n"
+        "/** Whether a scorer reads the vectors. @param {string} scorer */\n"
+        "export function readsVectors(scorer) {\n"
+        "  return scorerRow(scorer).vectors;\n"
+        "}\n"
+    )

@@ -1,0 +1,288 @@
+"""Every sentence with a number agrees with the answer, under the scorer in force.
+
+Random policies × every scorer × both fixture stores × own questions: each claim the
+reading, the CLI table, the breakdown, the tray and the diagram make is produced by a
+function of the answer (engine/reading.py, engine/__main__.py, site/js/views/*), and here
+it is checked against numbers computed independently: the tokens by the token pattern
+and the stop-word list, the word pieces by Hugging Face's tokenizers, the best BM25 by a
+max over the tenant's own records, the parts by their sums, the record shown by the
+ranking.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import random
+import re
+import subprocess
+from functools import cache
+from typing import Any
+
+import pytest
+from tokenizers import Tokenizer
+
+import engine
+from engine.__main__ import format_table
+from engine.scorers import COLUMNS, SCORER_IDS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX
+from engine.shapes import Result
+from harness import ROOT
+from harness.fixtures import FIXTURES, load_json
+from harness.generate import random_policy
+from harness.results import result_of
+
+STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json")}
+# Words an own question is drawn from besides the store's: stop words, one-letter words,
+# words in no record, near misses of record words, punctuation.
+EXTRA_WORDS = ["where", "do", "our", "I", "a", "servers", "live", "deploy", "fail", "checkouts", "?", ":", "zyxwv"]
+CASES_PER_STORE = 24
+
+
+def word_tokens(text: str) -> list[str]:
+    return re.findall(r"\b\w\w+\b", text.lower())
+
+
+@cache
+def tokenizer() -> Tokenizer:
+    return Tokenizer.from_file(str(ROOT / "embedding" / "tokenizer.json"))
+
+
+def own_question(store: dict[str, Any], rng: random.Random) -> str:
+    words = [w for record in store["records"] for w in record["text"].split()] + EXTRA_WORDS
+    return " ".join(rng.choice(words) for _ in range(rng.randint(1, 8)))[:200]
+
+
+def cases() -> list[tuple[str, dict[str, Any]]]:
+    rng = random.Random(20261205)
+    made = []
+    for name, store in STORES.items():
+        for i in range(CASES_PER_STORE):
+            policy = random_policy(store, rng) | {"scorer": SCORER_IDS[i % len(SCORER_IDS)]}
+            policy["question_text"] = own_question(store, rng) if i % 2 else ""
+            made.append((name, policy))
+    return made
+
+
+CASES = cases()
+
+
+@cache
+def answer(index: int) -> Result:
+    name, policy = CASES[index]
+    return result_of({"store": STORES[name], "policy": policy})
+
+
+def vocabulary(store: dict[str, Any]) -> set[str]:
+    return {
+        token for record in store["records"] for token in word_tokens(record["text"]) if token not in engine.STOP_WORDS
+    }
+
+
+def check_reading(result: Result, store: dict[str, Any]) -> None:
+    """Each reading claim, against the question's tokens, the store's words and the pieces."""
+    q = result["question"]
+    scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
+    tokens = word_tokens(q["text"])
+    known = vocabulary(store)
+    terms = list(dict.fromkeys(t for t in tokens if t not in engine.STOP_WORDS))
+    by_kind = {claim["kind"]: claim for claim in q["reading"]}
+    for claim in q["reading"]:
+        # Each claim is about a scorer in force, and its sentence names it and every item.
+        if claim["kind"] in ("pieces", "unknown_pieces", "piece_parts"):
+            assert scorer.pieces and claim["scorer"] == "embedding"
+            assert claim["text"].startswith(("The embedding", "Each piece's part"))
+        else:
+            assert claim["scorer"] == scorer.words and claim["text"].startswith(SCORER_NAMES[scorer.words])
+        for item in claim["items"]:
+            assert item in claim["text"]
+    if not scorer.words:
+        assert not {"terms", "ignored", "stop_words", "short_words", "near_miss"} & set(by_kind)
+    else:
+        read = [t for t in terms if t in known]
+        ignored = [t for t in terms if t not in known]
+        assert sorted(by_kind["terms"]["items"]) == sorted(read)
+        assert sorted(by_kind.get("ignored", {"items": []})["items"]) == sorted(ignored)
+        stop = list(dict.fromkeys(t for t in tokens if t in engine.STOP_WORDS))
+        assert by_kind.get("stop_words", {"items": []})["items"] == stop
+        short = list(dict.fromkeys(re.findall(r"\b\w\b", q["text"])))
+        assert by_kind.get("short_words", {"items": []})["items"] == short
+        if "near_miss" in by_kind:
+            assert set(by_kind["near_miss"]["items"]) <= set(ignored)
+            for miss in q["near_misses"]:
+                assert all(word in known for word in miss["record_words"])
+        for kind in ("ignored", "stop_words", "short_words"):
+            if kind in by_kind:
+                assert ("the embedding reads" in by_kind[kind]["text"]) == scorer.pieces
+    if scorer.pieces:
+        encoding = tokenizer().encode(q["text"], add_special_tokens=False)
+        pieces = [t for t in encoding.tokens if t != "[UNK]"]
+        assert by_kind["pieces"]["items"] == pieces
+        if pieces:
+            assert f"reads {len(pieces)} word piece" in by_kind["pieces"]["text"]
+        unknown = [q["text"][a:b] for t, (a, b) in zip(encoding.tokens, encoding.offsets, strict=True) if t == "[UNK]"]
+        assert by_kind.get("unknown_pieces", {"items": []})["items"] == unknown
+        parts = by_kind.get("piece_parts")
+        if result["policy"]["scorer"] == "embedding" and result["ranked"] and pieces:
+            assert parts is not None and parts["record"] == result["ranked"][0]
+            row = next(r for r in result["records"] if r["id"] == parts["record"])
+            assert row["rank"] == 1
+            assert row["similarity"] is not None
+            assert math.isclose(math.fsum(parts["values"]), row["similarity"], abs_tol=1e-12)
+            assert parts["items"] == list(dict.fromkeys(pieces))
+            assert f"similarity {row['similarity']:.3f}" in parts["text"]
+            for value in parts["values"]:
+                assert f"{value:.3f}" in parts["text"]
+        else:
+            assert parts is None
+
+
+def check_bm25_divisor(result: Result) -> None:
+    """BM25's share divides by the best among the active tenant's records, and names it."""
+    q = result["question"]
+    tenant = result["policy"]["tenant"]
+    own = [r for r in result["records"] if r["tenant"] == tenant]
+    best = max((r["bm25"] for r in own), default=0.0)
+    if best == 0.0:
+        assert q["best_bm25_record"] is None and q["best_bm25"] == 0.0
+        return
+    holder = next(r for r in own if r["bm25"] == best)
+    assert q["best_bm25"] == best and q["best_bm25_record"] == holder["id"]
+    if result["policy"]["scorer"] == "bm25":
+        for r in own:
+            assert r["relevance"] == r["bm25"] / best
+
+
+def check_cli(result: Result) -> None:
+    """The CLI prints every claim, names the scorer of every rank column, and its numbers are the answer's."""
+    text = format_table(result)
+    flat = " ".join(text.split())
+    scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
+    for claim in result["question"]["reading"]:
+        assert " ".join(claim["text"].split()) in flat
+    header = next(line for line in text.splitlines() if line.startswith("ID "))
+    names = [f"#{SCORER_NAMES[name]}" for name in scorer.ranks]
+    assert header.split()[2:] == [COLUMNS[c].header for c in scorer.columns] + [
+        "score",
+        *names,
+        "outcome",
+        "and",
+        "reason",
+    ]
+    assert ("stemming" in flat) == any(c["kind"] == "near_miss" for c in result["question"]["reading"])
+    if scorer.words:
+        assert " ".join(SHARED_INDEX.split()) in flat
+    if scorer.words == "bm25" and result["question"]["best_bm25_record"]:
+        assert (
+            f"the best BM25 among {result['policy']['tenant']}'s records ({result['question']['best_bm25_record']})"
+            in flat
+        )
+    rows = {
+        line.split()[0]: line.split()
+        for line in text.splitlines()
+        if line.split() and line.split()[0] in {r["id"] for r in result["records"]}
+    }
+    for r in result["records"]:
+        cells = rows[r["id"]]
+        width = len(scorer.columns)
+        for column, cell in zip(scorer.columns, cells[2 : 2 + width], strict=True):
+            value = r[column]
+            assert cell == ("–" if value is None else f"{value:.{COLUMNS[column].places}f}")
+        assert cells[2 + width] == f"{r['score']:.3f}"
+        for name, cell in zip(scorer.ranks, cells[3 + width : 3 + width + len(names)], strict=True):
+            place = r["ranks"].get(name)
+            assert cell == (str(place) if place else "–")
+
+
+def rendered(views: list[dict[str, Any]]) -> list[dict[str, str]]:
+    out = subprocess.run(
+        ["node", str(ROOT / "harness" / "render_views.mjs")],
+        input=json.dumps(views),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    markup: list[dict[str, str]] = json.loads(out.stdout)
+    return markup
+
+
+def plain(markup: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool) -> None:
+    """The page's breakdown, reading, diagram and table head, against the answer's numbers."""
+    scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
+    reading = plain(views["reading"])
+    for claim in result["question"]["reading"]:
+        assert " ".join(claim["text"].split()) in reading
+    assert scorer.ranking in views["stage3"] and scorer.unmatched in views["diagram"]
+    assert f"({scorer.name} + recency)" in views["head"]
+    breakdown = plain(views["breakdown"])
+    shown = re.search(r'data-shown="([^"]+)"', views["breakdown"])
+    assert shown is not None
+    record = next(r for r in result["records"] if r["id"] == shown[1])
+    # The record shown: the pick when it is ranked (or picked), else the top of the ranking.
+    if picked:
+        assert record["id"] == chosen
+    else:
+        assert record["id"] == (result["ranked"][0] if result["ranked"] else chosen)
+    if record["rank"]:
+        assert f"ranked {ordinal(record['rank'])} under {scorer.name}" in breakdown
+    else:
+        assert "is not ranked" in breakdown and views["breakdown"].index("breakdown-outcome") < views[
+            "breakdown"
+        ].index("breakdown-title")
+    assert f"= {record['score']:.4f}" in breakdown and f"× {scorer.relevance} + recency weight" in breakdown
+    if scorer.id == "bm25" and record["terms"] and record["tenant"] == result["policy"]["tenant"]:
+        q = result["question"]
+        assert f"Relative BM25 = {record['bm25']:.4f} / {q['best_bm25']:.4f}" in breakdown
+        assert f"({q['best_bm25_record']}), = {record['relevance']:.4f}" in breakdown
+    if scorer.id == "embedding" and record["terms"] and result["question"]["norm"]:
+        similarity = record["similarity"]
+        assert similarity is not None
+        total = math.fsum(part["contribution"] for part in record["terms"])
+        assert math.isclose(total, similarity, abs_tol=1e-12)
+        sign = "≥" if similarity >= result["policy"]["min_similarity"] else "<"
+        assert f"Similarity {similarity:.4f} {sign} the minimum" in breakdown
+    if scorer.id == "hybrid" and record["rrf"] is not None:
+        assert f"RRF = sum {record['rrf']:.4f}" in breakdown
+    if scorer.id in ("tfidf", "bm25") and record["terms"]:
+        assert SHARED_INDEX in breakdown
+    if scorer.pieces and result["question"]["map"]:
+        similar = sorted(
+            (r for r in result["records"][:40]),
+            key=lambda r: (-(r["similarity"] or -math.inf), result["records"].index(r)),
+        )[:3]
+        listed = ", ".join(f"{r['id']} {r['similarity']:.3f}" for r in similar)
+        assert f'by the exact similarity: <span class="map-nearest">{listed}</span>' in views["breakdown"]
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+@pytest.mark.parametrize("index", range(len(CASES)))
+def test_every_claim_agrees_with_the_numbers(index: int) -> None:
+    """The reading, the BM25 divisor and the CLI table, each against independently computed numbers."""
+    name, _ = CASES[index]
+    result = answer(index)
+    check_reading(result, STORES[name])
+    check_bm25_divisor(result)
+    check_cli(result)
+
+
+def test_the_pages_views_agree_with_the_numbers() -> None:
+    """The page's views of every case, rendered under Node, for the top record and for a record picked by hand."""
+    views: list[dict[str, Any]] = []
+    expected: list[tuple[Result, str, bool]] = []
+    rng = random.Random(5)
+    for index in range(len(CASES)):
+        result = answer(index)
+        hand = rng.choice(result["records"])["id"]
+        top = result["ranked"][0] if result["ranked"] else result["records"][0]["id"]
+        for chosen, by_hand in ((top, False), (hand, True)):
+            views.append({"result": result, "chosenId": chosen, "choice": {"picked": by_hand, "displaced": None}})
+            expected.append((result, chosen, by_hand))
+    for (result, chosen, was_picked), markup in zip(expected, rendered(views), strict=True):
+        check_page(result, markup, chosen, was_picked)
