@@ -41,6 +41,8 @@ test("each cell says where the first supporting record ranks and the hits within
   const out = String(questionGrid(/** @type {any} */ (evaluation)));
   const buttons = [...out.matchAll(/<button[^>]*data-question="([^"]+)" data-scorer="([^"]+)"/g)].map((m) => `${m[1]}/${m[2]}`);
   assert.deepEqual(buttons, ["q1/tfidf", "q1/bm25", "q&lt;2&gt;/tfidf", "q&lt;2&gt;/bm25"]);
+  // A cell names its scorer too, for the phone's folded grid, where the column headings are gone.
+  assert.match(out, /data-scorer="bm25" aria-label="q1, BM25: [^"]+"><span class="cell-scorer">BM25<\/span>/);
 });
 
 test("the sweep draws a line per scorer through its measured points and tables the same numbers", () => {

@@ -5,8 +5,8 @@
 // here, and time comes in with the events, so every transition can be tested under Node.
 
 import { completedGuide, emptyProgress, mergeNotes, stepKey } from "../lms/lms-core.js";
-import { observationText, snapshot } from "./observations.js";
-import { SHARE_PARAMS, readShareOptions } from "./share.js";
+import { observationText, scoreboardText, snapshot } from "./observations.js";
+import { SHARE_PARAMS, readShareOptions, shareParams } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 
 /** @typedef {import("./shapes.js").Result} Result */
@@ -57,6 +57,8 @@ export const TYPING_PAUSE_MS = 600;
  * @property {import("../lms/lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
  * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
  * @property {string | null} revealPart   a guided step's part of the page, brought into view once its result is shown
+ * @property {boolean} scoreboard         the scoreboard measures every answer shown: asked for by the learner, a guided
+ *   step that shows it, or the link
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
@@ -87,6 +89,8 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "stage-reached", stage: number}
  *   | {type: "notes-typed", text: string}
  *   | {type: "observation-added", entry: ReturnType<typeof import("./observations.js").observation>, text: string}
+ *   | {type: "scoreboard-opened"}
+ *   | {type: "scoreboard-kept", entry: import("./observations.js").KeptScoreboard}
  *   | {type: "notes-saved", outcome: "ok" | "blocked" | "full"}
  *   | {type: "baseline-captured"}
  *   | {type: "baseline-cleared"}
@@ -159,6 +163,9 @@ export function defaultChoice(/** @type {Result} */ result) {
  * @typedef {{record: string, part: string}} Shows
  */
 
+/** The guide part that is the scoreboard: a step showing it has the scoreboard measure. */
+export const SCOREBOARD_PART = "scoreboard";
+
 /** @type {Choice} */
 export const NO_CHOICE = Object.freeze({ picked: false, displaced: null });
 
@@ -221,6 +228,7 @@ export function initialState({ boot, remembered, search, notes }) {
     progress: emptyProgress(),
     resumeStage: null,
     revealPart: null,
+    scoreboard: sharing.options.scoreboard,
     engine: "prerendered",
     offlineStarted: false,
     storeUnopened: false,
@@ -235,6 +243,15 @@ export function initialState({ boot, remembered, search, notes }) {
 /** The query string of the policy asked for, with other parameters. @param {State} state @param {Record<string, string>} [extra] */
 export function queryOf(state, extra = {}) {
   return writeQuery(state.policy, state.fields, extra);
+}
+
+/**
+ * The address's parameters besides the policy: the link's options, and the scoreboard
+ * while it measures, so the address (and a link copied from it) reopens it measured.
+ * @param {State} state @returns {Record<string, string>}
+ */
+export function addressParams(state) {
+  return shareParams({ ...state.sharing, scoreboard: state.scoreboard });
 }
 
 /** A step built by appending effects to one list. @param {(effects: Effect[]) => State} build @returns {Step} */
@@ -316,6 +333,15 @@ export function update(state, event) {
     case "observation-added": {
       const before = event.text;
       const text = `${before.trimEnd()}${before.trim() ? "\n\n" : ""}${observationText(event.entry)}\n`;
+      const next = withNotebook(state, { text, observations: [...state.notebook.observations, event.entry] });
+      return { state: next, effects: [{ type: "show-notebook" }, { type: "save-notes" }] };
+    }
+    case "scoreboard-opened":
+      if (state.scoreboard) return { state, effects: [] };
+      return { state: { ...state, scoreboard: true }, effects: [{ type: "show-scoreboard" }, { type: "write-address" }, { type: "refresh-share" }] };
+    case "scoreboard-kept": {
+      const before = state.notebook.text;
+      const text = `${before.trimEnd()}${before.trim() ? "\n\n" : ""}${scoreboardText(event.entry)}\n`;
       const next = withNotebook(state, { text, observations: [...state.notebook.observations, event.entry] });
       return { state: next, effects: [{ type: "show-notebook" }, { type: "save-notes" }] };
     }
@@ -482,12 +508,9 @@ function answer(state, { seq, answer, askedAt }) {
     /** @type {Result} */
     const shown = answer;
     const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);
-    effects.push(
-      { type: "show-result" },
-      { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) },
-      // The scoreboard measures the policy now shown, when the learner has asked for it.
-      { type: "show-scoreboard" },
-    );
+    effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
+    // The scoreboard measures the policy now shown, once it has been asked for.
+    if (state.scoreboard) effects.push({ type: "show-scoreboard" });
     const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, resumeStage: null, revealPart: null }, false, effects);
     // A relaunch opens where the learner left; any other change replays the inspection.
     if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
@@ -517,9 +540,15 @@ function guideStep(state, { policy: settings, at, guide, index, shows }) {
     else effects.push({ type: "restart-inspection" });
     if (shows) {
       // The step explains its record, with its part in view: at once when its result is
-      // shown already, else once it is.
+      // shown already, else once it is. A step that shows the scoreboard has it measure.
+      const measure = shows.part === SCOREBOARD_PART && !state.scoreboard;
+      if (measure) {
+        next = { ...next, scoreboard: true };
+        if (!asked) effects.push({ type: "write-address" }, { type: "refresh-share" });
+      }
       if (!asked && samePolicy(policy, state.shown.policy, state.fields)) {
         next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null } };
+        if (measure) effects.push({ type: "show-scoreboard" });
         effects.push({ type: "show-chosen" }, { type: "reveal-part", part: shows.part, id: shows.record });
       } else {
         next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null, held: true }, revealPart: shows.part };

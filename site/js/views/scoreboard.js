@@ -5,6 +5,7 @@
 // question's first supporting rank and hits within k, the reasons a question is not
 // measured, and the measures' headings.
 
+import { fixedAsPython } from "../core/decimals.js";
 import { scorerRow } from "../core/scorers.js";
 import { html } from "./html.js";
 
@@ -15,8 +16,8 @@ import { html } from "./html.js";
 /** A scorer's short name. @param {string} scorer */
 const scorerName = (scorer) => scorerRow(scorer).name;
 
-/** A measure to three places. @param {number} value */
-const shown = (value) => value.toFixed(3);
+/** A measure to three places, as the command line writes it. @param {number} value */
+const shown = (value) => fixedAsPython(value, 3);
 
 /**
  * The means table: scorers as rows, measures as columns, the best of each column marked
@@ -56,7 +57,7 @@ export function questionGrid(evaluation) {
       const row = evaluation.evaluation.find((each) => each.question === question && each.scorer === scorer);
       if (!row) return html`<td></td>`;
       const text = cellText(row, evaluation.k);
-      return html`<td><button type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${question}, ${scorerName(scorer)}: ${text}">${text}</button></td>`;
+      return html`<td><button type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${question}, ${scorerName(scorer)}: ${text}"><span class="cell-scorer">${scorerName(scorer)}</span>${text}</button></td>`;
     });
     return html`<tr><th scope="row">${question}</th>${cells}</tr>`;
   });
@@ -81,7 +82,8 @@ const PAD = 28;
 
 /**
  * Each scorer's mean nDCG as the recency weight sweeps 0 to 1: an SVG line per scorer,
- * and the same numbers as a table for screen readers.
+ * and the same numbers as a table for screen readers (inside a hidden box: a table
+ * ignores a width narrower than its cells, and would widen the page).
  * @param {Sweep} sweep
  */
 export function sweepChart(sweep) {
@@ -99,5 +101,5 @@ export function sweepChart(sweep) {
 <line x1="${PAD}" y1="${y(0)}" x2="${WIDTH - PAD}" y2="${y(0)}" class="axis"/><line x1="${PAD}" y1="${y(0)}" x2="${PAD}" y2="${y(1)}" class="axis"/>${ticks}${lines}</svg>
 <ul class="sweep-legend">${legend}</ul>
 <figcaption>Mean nDCG@${sweep.k} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set.</figcaption>
-<table class="visually-hidden"><caption>Mean nDCG@${sweep.k} by recency weight</caption><thead><tr><th scope="col">Recency weight</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead><tbody>${rows}</tbody></table></figure>`;
+<div class="visually-hidden"><table><caption>Mean nDCG@${sweep.k} by recency weight</caption><thead><tr><th scope="col">Recency weight</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div></figure>`;
 }
