@@ -66,6 +66,11 @@ def test_the_scoreboard_is_cpythons_evaluation_and_follows_the_controls(page: Pa
     for width in (1280, 375):
         page.set_viewport_size({"width": width, "height": 900})
         page.locator("#scoreboard").screenshot(path=str(SHOTS / f"scoreboard-{width}.png"))
+        page.locator("#scoreboard-sweep").screenshot(path=str(SHOTS / f"scoreboard-chart-{width}.png"))
+        # Nothing of the scoreboard scrolls sideways, at either width.
+        for region in ("#scoreboard-means", "#scoreboard-grid", "#scoreboard-sweep"):
+            box = page.locator(region)
+            assert box.evaluate("(e) => e.scrollWidth <= e.clientWidth"), f"{region} scrolls sideways at {width} px"
 
     changed = {**WIDE, "recency_weight": 0.0, "max_records": 2}
     set_policy(page, changed)
