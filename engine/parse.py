@@ -277,11 +277,14 @@ def _check_guides(store: Store, problems: _Problems) -> None:
 
 
 def _check_shows(shows: Any, store: Store, path: str, problems: _Problems) -> None:
-    """What a step shows: the record it speaks of and the part of the page."""
+    """What a step shows: the stage it opens at, the record it speaks of, the part of the page."""
     if not isinstance(shows, dict):
-        problems.add(path, "must be an object with record and part")
+        problems.add(path, "must be an object with stage, record and part")
         return
-    _unknown_fields(shows, ("record", "part"), path, problems)
+    _unknown_fields(shows, ("stage", "record", "part"), path, problems)
+    stage = shows.get("stage")
+    if not (isinstance(stage, int) and not isinstance(stage, bool) and 1 <= stage <= 4):
+        problems.add(f"{path}.stage", f"must be a stage from 1 to 4, not {_show(stage)}")
     record = shows.get("record")
     if record not in {r.id for r in store.records}:
         problems.add(f"{path}.record", f"must be the id of a record of this store, not {_show(record)}")

@@ -203,15 +203,15 @@ def test_malformed_store_is_rejected_by_schema_and_engine(
     assert engine_path in [problem["path"] for problem in error["problems"]]
 
 
-def test_a_step_shows_a_record_of_the_store_and_a_known_part() -> None:
-    """shows.record an id of the store, shows.part one of GUIDE_PARTS: each problem with its path."""
+def test_a_step_shows_a_stage_a_record_of_the_store_and_a_known_part() -> None:
+    """shows.stage 1 to 4, shows.record an id of the store, shows.part one of GUIDE_PARTS: each problem with its path."""
     data = copy.deepcopy(load_json(FIXTURES / "support-store.json"))
-    data["guides"][0]["steps"][0]["shows"] = {"record": "S99", "part": "footer"}
+    data["guides"][0]["steps"][0]["shows"] = {"stage": 5, "record": "S99", "part": "footer"}
     with pytest.raises(engine.InputError) as caught:
         engine.parse_store(data)
     paths = [path for path, _ in caught.value.problems]
-    assert paths == [f"guides[0].steps[0].shows.{name}" for name in ("record", "part")]
-    data["guides"][0]["steps"][0]["shows"] = {"record": "S1", "part": "table"}
+    assert paths == [f"guides[0].steps[0].shows.{name}" for name in ("stage", "record", "part")]
+    data["guides"][0]["steps"][0]["shows"] = {"stage": 2, "record": "S1", "part": "table"}
     engine.parse_store(data)
 
 

@@ -88,7 +88,7 @@ def test_no_wcag_violations_at_each_stage(
 
 
 def test_guided_experiment_with_the_keyboard_alone(new_context: Callable[..., BrowserContext], site_url: str) -> None:
-    """'Scope the task before widening recall', steps 1–4, with Tab, Shift+Tab, Enter, Space and N only."""
+    """'Scope the task before widening recall', steps 1–4, with Tab, Shift+Tab, Enter, Space, R and N only."""
     page = open_with_paused_clock(new_context().new_page(), site_url)
     guide = "scope-before-recall"
     expect(page.locator(f'[data-guide="{guide}"] h3')).to_have_text("Scope the task before widening recall")
@@ -108,7 +108,11 @@ def test_guided_experiment_with_the_keyboard_alone(new_context: Callable[..., Br
         expect(page.locator(f'[data-guide="{guide}"] li[data-step="{index + 1}"]')).to_have_attribute(
             "aria-current", "step"
         )
-        stage_is(page, 1)  # the new result is inspected from the start
+        # The step opens at the tray it shows, once answered; R replays its inspection from the start.
+        shows_policy(page, steps[index])
+        stage_is(page, 4)
+        page.keyboard.press("r")
+        stage_is(page, 1)
 
     def tray_is(index: int) -> None:
         stage_is(page, 4)

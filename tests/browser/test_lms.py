@@ -315,15 +315,27 @@ def wait_shown(sco: Frame) -> None:
         expect(experiment).to_have_attribute("data-shown-policy", asked)
 
 
-def run_step(sco: Frame, index: int, predict: list[str] | None) -> None:
-    """Apply a step of the guide, set the prediction (None: leave it), go to stage 4."""
+def run_step(sco: Frame, index: int, predict: list[str] | None, opens_at: int = 3) -> None:
+    """Apply a step of the guide, set the prediction (None: leave it), go to stage 4.
+
+    A step whose prediction the LMS has not checked yet opens one stage before its tray and
+    asks for it; once checked, it opens at the tray, and a new prediction starts from a replay.
+    """
     sco.locator(f'[data-guide-step="{GUIDE}:{index}"]', has_text="Apply step").click()
     wait_shown(sco)
-    expect(sco.locator("#experiment")).to_have_attribute("data-stage", "1")
+    expect(sco.locator("#experiment")).to_have_attribute("data-stage", str(opens_at))
+    if opens_at == 3:
+        # "Predict first", or a prediction still standing from the step before.
+        expect(sco.locator("#prediction-verdict")).to_contain_text("ress Next stage to see the tray")
+    elif predict is not None:
+        sco.get_by_role("button", name="Restart inspection").click()
+        expect(sco.locator("#experiment")).to_have_attribute("data-stage", "1")
     if predict is not None:
         for box in sco.locator('input[name="predict"]').all():
             box.set_checked(box.get_attribute("value") in predict)
     for _ in range(3):
+        if sco.locator("#experiment").get_attribute("data-stage") == "4":
+            break
         sco.get_by_role("button", name="Next stage").click()
     expect(sco.locator("#experiment")).to_have_attribute("data-stage", "4")
 
@@ -544,7 +556,7 @@ def test_cmi5_launch_sends_every_statement_in_order_and_a_relaunch_resumes(cmi5_
         # The guide again, a prediction checked at its last step, and the learner closes the page at once.
         relaunch_plan: list[list[str] | None] = [None, None, ["M5"]]
         for index, guess in enumerate(relaunch_plan):
-            run_step(page.main_frame, index, guess)
+            run_step(page.main_frame, index, guess, opens_at=4)
         page.close()
         lms.wait_for(lambda: "terminated" in lms.verbs(lms.session), "terminated, sent as the page went")
         assert lms.verbs(lms.session) == ["launched", "initialized", "answered", "terminated"]

@@ -251,9 +251,9 @@ test("BM25's share names the active tenant's best record as its divisor, and say
 
 test("the breakdown says which record it shows and why", () => {
   const res = result();
-  assert.equal(whyShown(res, res.records[0], { picked: true, displaced: null }), "R1, the record you chose: ranked 1st under Embedding.");
-  assert.match(whyShown(res, res.records[0], { picked: false, displaced: "R2" }), /^R2, the record you chose, is not ranked under this policy \(Similarity 0\.200 is under the minimum 0\.350\), so this shows R1, ranked 1st under Embedding\./);
-  assert.match(whyShown(res, res.records[0], { picked: false, displaced: null }), /^This shows R1, ranked 1st under Embedding\./);
+  assert.equal(whyShown(res, res.records[0], { picked: true, displaced: null }), "R1, the record you chose: ranked 1st under Embedding (BM25: –, TF-IDF: –).");
+  assert.match(whyShown(res, res.records[0], { picked: false, displaced: "R2" }), /^R2, the record you chose, is not ranked under this policy \(Similarity 0\.200 is under the minimum 0\.350\), so this shows R1, ranked 1st under Embedding \(BM25: –, TF-IDF: –\)\./);
+  assert.match(whyShown(res, res.records[0], { picked: false, displaced: null }), /^This shows R1, ranked 1st under Embedding \(BM25: –, TF-IDF: –\)\./);
   const picked = String(renderBreakdown(res, "R2", { picked: true, displaced: null }));
   // An excluded record picked on purpose: its exclusion heads the breakdown.
   assert.ok(picked.indexOf("breakdown-outcome") < picked.indexOf("breakdown-title"));

@@ -391,22 +391,26 @@ test("re-applying a guided step whose settings are in force restarts the inspect
   assert.equal(again.state.sequence, applied.state.sequence);
 });
 
-test("a step that says what it shows explains its record, with its part in view once its result is shown", () => {
+test("a step that says what it shows opens at its stage, on its record, with its part in view, rather than replaying", () => {
   const step = guide.steps[1];
-  const shows = { record: "M7", part: "tray" };
+  const shows = { stage: 4, record: "M7", part: "tray" };
   const applied = update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows });
   assert.equal(applied.state.chosenId, "M7");
   assert.ok(!applied.effects.some((e) => e.type === "reveal-part"), "not before its result is shown");
   const asked = ofType(applied.effects, "request").at(-1);
   // The answer does not rank M7: a step's record is shown all the same, headed by its exclusion.
   const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M5"]), askedAt: 100 });
+  assert.deepEqual(ofType(answered.effects, "seek-stage"), [{ type: "seek-stage", stage: 4 }]);
   assert.deepEqual(ofType(answered.effects, "reveal-part"), [{ type: "reveal-part", part: "tray", id: "M7" }]);
-  assert.ok(answered.effects.some((e) => e.type === "restart-inspection"), "the inspection replays as for any step");
+  assert.ok(!answered.effects.some((e) => e.type === "restart-inspection"));
   assert.equal(answered.state.chosenId, "M7");
   assert.deepEqual(answered.state.choice, { picked: true, displaced: null });
+  // Opened at the final stage, the step is reached without the player moving to it.
+  assert.deepEqual(answered.state.progress.reached, [`${guide.id}:1`]);
+  assert.ok(answered.effects.some((e) => e.type === "report-progress"));
   // Applied again with its result shown: at once, with no request.
-  const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, part: "breakdown" } });
-  assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection", "show-chosen", "reveal-part"]);
+  const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, stage: 3, part: "breakdown" } });
+  assert.deepEqual(types(again.effects), ["write-controls", "seek-stage", "show-chosen", "reveal-part"]);
   assert.deepEqual(ofType(again.effects, "reveal-part"), [{ type: "reveal-part", part: "breakdown", id: "M7" }]);
 });
 
@@ -442,7 +446,7 @@ test("a link with scoreboard=1 opens the scoreboard measuring, and keeps the lin
 
 test("a guided step that shows the scoreboard has it measure: with its answer, or at once when its result is shown", () => {
   const step = guide.steps[1];
-  const shows = { record: "M7", part: "scoreboard" };
+  const shows = { stage: 4, record: "M7", part: "scoreboard" };
   const applied = update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows });
   assert.equal(applied.state.scoreboard, true);
   assert.ok(!applied.effects.some((e) => e.type === "show-scoreboard"), "not before its result is shown");
@@ -454,7 +458,9 @@ test("a guided step that shows the scoreboard has it measure: with its answer, o
   const shown = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, part: "tray" } });
   const off = { ...shown.state, scoreboard: false };
   const again = update(off, { type: "guide-step", policy: step.policy, at: 300, guide: guide.id, index: 1, shows });
-  assert.deepEqual(types(again.effects), ["write-controls", "restart-inspection", "write-address", "refresh-share", "show-scoreboard", "show-chosen", "reveal-part"]);
+  assert.deepEqual(types(again.effects), [
+    "write-controls", "write-address", "refresh-share", "show-scoreboard", "seek-stage", "show-chosen", "reveal-part", "show-prediction",
+  ]);
   // A step showing another part leaves the scoreboard as it was.
   assert.equal(update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows: { ...shows, part: "tray" } }).state.scoreboard, false);
 });
@@ -471,6 +477,45 @@ test("a scoreboard kept in the notebook is added after the notes, as text and as
   assert.deepEqual(kept.state.notebook.observations, [entry]);
   assert.match(kept.state.notebook.text, /^my guess: hybrid wins\n\n### Scoreboard 2026-11-29 10:20 UTC\n/);
   assert.match(kept.state.notebook.text, /\| Hybrid \| 0\.750 \(best\) \|\n$/);
+});
+
+test("a step opened at the tray drops a prediction made for another configuration, unchecked", () => {
+  const predicted = update(readyPage(), { type: "prediction-changed", predicted: ["M5"], at: 50 }).state;
+  const shows = { stage: 4, record: "M5", part: "tray" };
+  const applied = update(predicted, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0, shows });
+  assert.deepEqual(ofType(applied.effects, "show-prediction-choices"), [{ type: "show-prediction-choices", keep: false }]);
+  assert.deepEqual([applied.state.predictionMade, applied.state.predicted], [false, []]);
+  const asked = ofType(applied.effects, "request").at(-1);
+  const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M5"]), askedAt: 100 });
+  assert.deepEqual(ofType(answered.effects, "report-prediction"), []);
+  // A step that opens before the tray keeps it: the learner can still change it there.
+  const before = update(predicted, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0, shows: { ...shows, stage: 3 } });
+  assert.deepEqual([before.state.predictionMade, before.state.predicted], [true, ["M5"]]);
+});
+
+test("where an LMS records predictions, a step showing the tray asks for its prediction first, then shows its part", () => {
+  const recorded = update(readyPage(), { type: "predictions-recorded" }).state;
+  const shows = { stage: 4, record: "M5", part: "tray" };
+  const applied = update(recorded, { type: "guide-step", policy: guide.steps[0].policy, at: 100, guide: guide.id, index: 0, shows });
+  const asked = ofType(applied.effects, "request").at(-1);
+  const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M5"]), askedAt: 100 });
+  // One stage before the tray, the prediction's choices in view; the step is not reached yet.
+  assert.deepEqual(ofType(answered.effects, "seek-stage"), [{ type: "seek-stage", stage: 3 }]);
+  assert.deepEqual(ofType(answered.effects, "ask-prediction"), [{ type: "ask-prediction" }]);
+  assert.deepEqual(ofType(answered.effects, "reveal-part"), []);
+  assert.deepEqual(answered.state.progress.reached, []);
+  const guessed = update(answered.state, { type: "prediction-changed", predicted: ["M5"], at: 900 }).state;
+  const reached = update(guessed, { type: "stage-reached", stage: 4 });
+  assert.deepEqual(ofType(reached.effects, "report-prediction").map((e) => [e.check.step, e.check.matched]), [[`${guide.id}:0`, true]]);
+  assert.deepEqual(ofType(reached.effects, "reveal-part"), [{ type: "reveal-part", part: "tray", id: "M5" }]);
+  assert.equal(reached.state.partAfterPrediction, null);
+  // Its first check made, the step opens at the tray from then on, at once when its result is shown.
+  const again = update(reached.state, { type: "guide-step", policy: guide.steps[0].policy, at: 2000, guide: guide.id, index: 0, shows });
+  assert.deepEqual(types(again.effects), ["write-controls", "show-prediction-choices", "seek-stage", "show-chosen", "reveal-part", "show-prediction"]);
+  assert.deepEqual(ofType(again.effects, "seek-stage"), [{ type: "seek-stage", stage: 4 }]);
+  // A control changed by hand before the tray forgets the step's part.
+  const left = update(answered.state, { type: "controls-changed", policy: { ...answered.state.policy, budget_words: 30 }, at: 300 });
+  assert.equal(left.state.partAfterPrediction, null);
 });
 
 /**

@@ -55,10 +55,14 @@ export const TYPING_PAUSE_MS = 600;
  * @property {string | null} lastCheck    the prediction checked last, against which result: each is reported once
  * @property {{guide: string, index: number} | null} activeStep  the guided step in force; a control changed by hand leaves it
  * @property {import("../lms/lms-core.js").Progress} progress  guided steps reached, first checks, the completed experiment
- * @property {number | null} resumeStage  a relaunch goes to this stage once its configuration's result is shown
+ * @property {number | null} openStage    the stage the inspection opens at once the result asked for is shown (a
+ *   relaunch's, a guided step's), instead of replaying it
  * @property {string | null} revealPart   a guided step's part of the page, brought into view once its result is shown
  * @property {boolean} scoreboard         the scoreboard measures every answer shown: asked for by the learner, a guided
  *   step that shows it, or the link
+ * @property {boolean} predictionsRecorded  an LMS records every checked prediction (lms.js)
+ * @property {string | null} partAfterPrediction  a guided step's part, brought into view once the learner has predicted
+ *   its tray and reached the final stage (guideStep)
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
@@ -87,6 +91,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "prediction-changed", predicted?: string[], at?: number}
  *   | {type: "prediction-cleared"}
  *   | {type: "stage-reached", stage: number}
+ *   | {type: "predictions-recorded"}
  *   | {type: "notes-typed", text: string}
  *   | {type: "observation-added", entry: ReturnType<typeof import("./observations.js").observation>, text: string}
  *   | {type: "scoreboard-opened"}
@@ -122,6 +127,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "report-progress"}
  *   | {type: "seek-stage", stage: number}
  *   | {type: "reveal-part", part: string, id: string}
+ *   | {type: "ask-prediction"}
  *   | {type: "save-notes"}
  *   | {type: "show-status", status: import("../python/engine-client.js").Status}
  *   | {type: "show-vectors-status", status: import("../python/engine-client.js").VectorsStatus}
@@ -158,9 +164,9 @@ export function defaultChoice(/** @type {Result} */ result) {
  */
 
 /**
- * What a guided step shows: the record whose score is explained, and the part of the page
- * brought into view (engine.fields.GUIDE_PARTS).
- * @typedef {{record: string, part: string}} Shows
+ * What a guided step shows: the stage the inspection opens at, the record whose score is
+ * explained, and the part of the page brought into view (engine.fields.GUIDE_PARTS).
+ * @typedef {{stage: number, record: string, part: string}} Shows
  */
 
 /** The guide part that is the scoreboard: a step showing it has the scoreboard measure. */
@@ -226,9 +232,11 @@ export function initialState({ boot, remembered, search, notes }) {
     lastCheck: null,
     activeStep: null,
     progress: emptyProgress(),
-    resumeStage: null,
+    openStage: null,
     revealPart: null,
     scoreboard: sharing.options.scoreboard,
+    predictionsRecorded: false,
+    partAfterPrediction: null,
     engine: "prerendered",
     offlineStarted: false,
     storeUnopened: false,
@@ -325,7 +333,15 @@ export function update(state, event) {
       return { state: { ...state, predictionMade: false, predicted: [] }, effects: [{ type: "show-prediction" }] };
     case "stage-reached":
       if (event.stage !== 4) return { state, effects: [{ type: "show-prediction" }] };
-      return step((effects) => finalStage(state, effects));
+      return step((effects) => {
+        const next = finalStage(state, effects);
+        // A guided step that asked for its prediction first shows its part now.
+        if (next.partAfterPrediction === null || !samePolicy(next.policy, next.shown.policy, next.fields)) return next;
+        effects.push({ type: "reveal-part", part: next.partAfterPrediction, id: next.chosenId });
+        return { ...next, partAfterPrediction: null };
+      });
+    case "predictions-recorded":
+      return { state: { ...state, predictionsRecorded: true }, effects: [] };
     case "lms-resumed":
       return step((effects) => resumed(state, event.resume, event.at, effects));
     case "notes-typed":
@@ -441,7 +457,7 @@ function request(state, effects) {
 function applyPolicy(state, policy, at, effects) {
   // Any change but a keystroke replays the inspection once answered, which settles typing too.
   /** @type {State} */
-  let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, resumeStage: null };
+  let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, openStage: null, revealPart: null, partAfterPrediction: null };
   // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
   effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
   next = request(next, effects);
@@ -511,21 +527,28 @@ function answer(state, { seq, answer, askedAt }) {
     effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
     // The scoreboard measures the policy now shown, once it has been asked for.
     if (state.scoreboard) effects.push({ type: "show-scoreboard" });
-    const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, resumeStage: null, revealPart: null }, false, effects);
-    // A relaunch opens where the learner left; any other change replays the inspection.
-    if (state.resumeStage !== null) effects.push({ type: "seek-stage", stage: state.resumeStage });
+    const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, openStage: null, revealPart: null }, false, effects);
+    // A relaunch opens where the learner left, a guided step at the stage it shows; any
+    // other change replays the inspection.
+    if (state.openStage !== null) effects.push({ type: "seek-stage", stage: state.openStage });
     else if (state.replayOnAnswer) effects.push({ type: "restart-inspection" });
     if (state.revealPart !== null) effects.push({ type: "reveal-part", part: state.revealPart, id: chosenId });
+    else if (state.openStage !== null && state.partAfterPrediction !== null) effects.push({ type: "ask-prediction" });
     effects.push({ type: "show-baseline" }, { type: "show-prediction" });
     // From the input (or Python becoming ready) to updated views, for bench/ scripts.
     effects.push({ type: "measure", start: state.inputAt ?? askedAt });
-    return updated;
+    // The player reports only a stage it moves to: opening at the final stage already shown is reached here.
+    return state.openStage === 4 ? finalStage(updated, effects) : updated;
   });
 }
 
 /**
- * A guided step: its settings over the defaults, then the inspection from the start; a step
- * that says what it shows explains that record, with that part of the page in view.
+ * A guided step: its settings over the defaults, then the inspection from the start, or,
+ * for a step that says what it shows, at that stage, on that record, with that part in view.
+ *
+ * An LMS scores a guided step by the first prediction checked there, so while that is still
+ * to come, a step that shows the tray opens one stage before it: the learner predicts, and
+ * the step's part comes into view once they reach the tray (stage-reached).
  * @param {State} state @param {{policy: Partial<Policy>, at: number, guide?: string, index?: number, shows?: Shows}} event @returns {Step}
  */
 function guideStep(state, { policy: settings, at, guide, index, shows }) {
@@ -537,24 +560,33 @@ function guideStep(state, { policy: settings, at, guide, index, shows }) {
     let next = state;
     const asked = !samePolicy(policy, state.policy, state.fields);
     if (asked) next = holdInspection(applyPolicy(next, policy, at, effects), effects);
-    else effects.push({ type: "restart-inspection" });
-    if (shows) {
-      // The step explains its record, with its part in view: at once when its result is
-      // shown already, else once it is. A step that shows the scoreboard has it measure.
-      const measure = shows.part === SCOREBOARD_PART && !state.scoreboard;
-      if (measure) {
-        next = { ...next, scoreboard: true };
-        if (!asked) effects.push({ type: "write-address" }, { type: "refresh-share" });
-      }
-      if (!asked && samePolicy(policy, state.shown.policy, state.fields)) {
-        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null } };
-        if (measure) effects.push({ type: "show-scoreboard" });
-        effects.push({ type: "show-chosen" }, { type: "reveal-part", part: shows.part, id: shows.record });
-      } else {
-        next = { ...next, chosenId: shows.record, choice: { picked: true, displaced: null, held: true }, revealPart: shows.part };
-      }
+    else if (!shows) effects.push({ type: "restart-inspection" });
+    next = { ...next, activeStep, appliedAt: at, typing: null };
+    if (!shows) return next;
+    const owed = shows.stage === 4 && state.predictionsRecorded && activeStep !== null && !(stepKey(activeStep) in state.progress.first);
+    const stage = owed ? 3 : shows.stage;
+    next = { ...next, chosenId: shows.record, partAfterPrediction: owed ? shows.part : null };
+    if (stage === 4 && next.predictionMade) {
+      // Made for another configuration, and never open before this tray: not a prediction of it.
+      next = { ...next, predictionMade: false, predicted: [], predictedAt: null };
+      effects.push({ type: "show-prediction-choices", keep: false });
     }
-    return { ...next, activeStep, appliedAt: at, typing: null };
+    // A step that shows the scoreboard has it measure: with its answer, or now when shown already.
+    const measure = shows.part === SCOREBOARD_PART && !state.scoreboard;
+    if (measure) {
+      next = { ...next, scoreboard: true };
+      if (!asked) effects.push({ type: "write-address" }, { type: "refresh-share" });
+    }
+    if (asked || !samePolicy(policy, state.shown.policy, state.fields)) {
+      // Once its result is shown (answer).
+      return { ...next, choice: { picked: true, displaced: null, held: true }, openStage: stage, revealPart: owed ? null : shows.part };
+    }
+    next = { ...next, choice: { picked: true, displaced: null } };
+    if (measure) effects.push({ type: "show-scoreboard" });
+    effects.push({ type: "seek-stage", stage }, { type: "show-chosen" });
+    effects.push(owed ? { type: "ask-prediction" } : { type: "reveal-part", part: shows.part, id: shows.record });
+    // The player reports only a stage it moves to: a step opened at the stage already shown is reached here.
+    return stage === 4 ? finalStage(next, effects) : next;
   });
 }
 
@@ -610,7 +642,7 @@ function resumed(state, resume, at, effects) {
   }
   effects.push({ type: "write-controls", policy });
   next = applyPolicy(next, policy, at, effects);
-  return { ...next, appliedAt: at, resumeStage: resume.stage };
+  return { ...next, appliedAt: at, openStage: resume.stage };
 }
 
 /**

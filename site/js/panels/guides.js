@@ -1,8 +1,8 @@
 // The guided experiments' panel: the way in at the top, the steps, and the bar that keeps the step in force on screen.
 //
-// Applying a step sets its policy over the defaults and replays the inspection; a step that
-// says what it shows explains that record with that part of the page in view
-// (page-core.js guideStep). The step
+// Applying a step sets its policy over the defaults and replays the inspection, or, for a
+// step that says what it shows, opens it at that stage on that record with that part of
+// the page in view (page-core.js guideStep; Restart inspection still replays it). The step
 // stays in force until a control is changed by hand; once every step of one experiment
 // has reached its final stage, an LMS activity is complete (lms.js). A step can be
 // started from the top of the page (Start here), from the guides' own list, or from the

@@ -29,6 +29,7 @@ export function setUp({ byId, dispatch, state, player, boot }) {
   const api = findApi();
   const launch = !api && options.cmi5 ? cmi5Launch(location.search) : null;
   document.documentElement.dataset.lms = api ? "scorm" : launch ? "cmi5" : "none";
+  if (api || launch) dispatch({ type: "predictions-recorded" });
   if (!api && !launch) return { "complete-activity": () => {}, "report-prediction": () => {}, "report-progress": () => {}, "seek-stage": ({ stage }) => player.showStage(stage) };
 
   // Messages for the learner: what the LMS cannot keep, did not accept, or does not hold yet.

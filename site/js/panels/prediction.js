@@ -22,16 +22,26 @@ export function setUp({ byId, dispatch, state, player, placed }) {
   });
   return {
     "show-prediction": () => {
-      const { predictionMade, shown } = state();
+      const { predictionMade, shown, partAfterPrediction } = state();
       const final = player.stage === 4;
       setDisabled(choices, final);
-      if (!final) {
+      if (!final && partAfterPrediction !== null) {
+        // A guided step waiting for its prediction before its tray (page-core.js guideStep).
+        place(placed, "prediction-verdict", predictionMade
+          ? html`Prediction recorded. Press Next stage to see the tray and check it; your LMS records the check.`
+          : html`Predict first: mark the records you expect, then press Next stage to see the tray. Your LMS records the check.`);
+      } else if (!final) {
         place(placed, "prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
       } else if (predictionMade) {
         place(placed, "prediction-verdict", renderVerdict(checkPrediction(predicted(), shown), predicted()));
       } else {
         place(placed, "prediction-verdict", html`To predict, press Restart inspection, mark the records you expect, then Play.`);
       }
+    },
+    // A guided step asks for its prediction before its tray: the choices come into view.
+    "ask-prediction": () => {
+      const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+      byId("prediction-title").closest("section")?.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
     },
     // One box per record on the current page; turning pages keeps what was marked.
     "show-prediction-choices": ({ keep }) => {

@@ -27,7 +27,9 @@ export const BREAKDOWN_VIEWS = { cosine: cosineBreakdown, bm25: bm25Breakdown, e
  */
 export function whyShown(result, r, choice) {
   const name = scorerRow(result.policy.scorer).name;
-  const place = r.rank ? `ranked ${ordinal(r.rank)} under ${name}` : "";
+  // Its places under the other scorers too, at the top: on a phone the breakdown's last line is screens away.
+  const others = otherRanks(r, result.policy.scorer);
+  const place = r.rank ? `ranked ${ordinal(r.rank)} under ${name}${others ? ` (${others})` : ""}` : "";
   if (choice.picked) return r.rank ? `${r.id}, the record you chose: ${place}.` : `${r.id}, the record you chose, is not ranked under this policy:`;
   const displaced = choice.displaced ? result.records.find((x) => x.id === choice.displaced) : undefined;
   const before = displaced ? `${displaced.id}, the record you chose, is not ranked under this policy (${displaced.reason.replace(/\.$/, "")}), so this shows ` : "This shows ";
