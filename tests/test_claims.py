@@ -230,7 +230,11 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
     if record["rank"]:
         # Its places under the other scorers, from the engine's ranks ("–": not ranked there).
         ranks = record["ranks"]
-        others = [f"{SCORERS_BY_ID[s].name}: {'–' if ranks[s] is None else ranks[s]}" for s in scorer.ranks if s != scorer.id and s in ranks]
+        others = [
+            f"{SCORERS_BY_ID[s].name}: {'–' if ranks[s] is None else ranks[s]}"
+            for s in scorer.ranks
+            if s != scorer.id and s in ranks
+        ]
         beside = f" ({', '.join(others)})" if others else ""
         assert f"ranked {ordinal(record['rank'])} under {scorer.name}{beside}." in breakdown
     else:

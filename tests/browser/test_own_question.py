@@ -177,7 +177,10 @@ def test_ask_it_your_way_steps_show_what_they_promise(page: Page, site_url: str)
     reads = [
         ["TF-IDF finds no term of the question in any record.", "TF-IDF ignores servers, live: in no record."],
         ["TF-IDF reads the terms region.", "TF-IDF ignores servers, live: in no record."],
-        ["TF-IDF reads the terms deployment, frankfurt, region.", "TF-IDF drops the stop words which, is, our, in, if, not."],
+        [
+            "TF-IDF reads the terms deployment, frankfurt, region.",
+            "TF-IDF drops the stop words which, is, our, in, if, not.",
+        ],
     ]
     expect(page.locator('[data-guide="ask-it-your-way"] h3')).to_have_text("Ask it your way")
     for index, step in enumerate(guide["steps"]):
