@@ -16,10 +16,10 @@ import textwrap
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from .api import run
+from .api import evaluate, run
 from .fields import FIELDS, POLICY_FIELDS, Field
 from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, bm25_divisor
-from .shapes import ErrorResult, Result
+from .shapes import ErrorResult, Evaluation, Result
 from .version import __version__
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
@@ -57,6 +57,13 @@ def build_parser(store: Any = None) -> argparse.ArgumentParser:
     lists = _store_lists(store)
     for field in FIELDS:
         _add_flag(parser, field, lists)
+    parser.add_argument(
+        "--evaluate",
+        action="store_true",
+        help="evaluate instead: every question of the store under every scorer, with the other policy flags, "
+        "measured against the questions' supporting records (recall, precision, MRR and nDCG at k = max records, "
+        "coverage)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result object as JSON instead of a table")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
@@ -164,6 +171,49 @@ def format_table(result: Result) -> str:
     return "\n".join(lines)
 
 
+def format_evaluation(evaluation: Evaluation) -> str:
+    """An evaluation as plain text: each scorer's means (the best per column marked *), the
+    questions left out of them, then one row per question and scorer."""
+    policy = evaluation["policy"]
+    k = evaluation["k"]
+    shown = " ".join(
+        f"{name}={_flag_value(value)}"
+        for name, value in policy.items()
+        if name not in ("question", "question_text", "scorer")
+    )
+    measured = len(evaluation["measured"])
+    lines = [
+        f"Evaluation: every question under every scorer, k = {k} (max_records)",
+        f"Policy:     {shown}",
+        "",
+        f"Means over {measured} question{'' if measured == 1 else 's'} with supporting records (* best in its column)",
+        f"{'Scorer':<10}" + "".join(f"{heading:>13}" for heading in evaluation["measure_names"].values()),
+    ]
+    for scorer, means in evaluation["means"].items():
+        cells = [
+            "–" if means is None else f"{means[name]:.3f}{'*' if scorer in evaluation['best'][name] else ' '}"  # type: ignore[literal-required]
+            for name in evaluation["measure_names"]
+        ]
+        lines.append(f"{SCORER_NAMES[scorer]:<10}" + "".join(f"{cell:>13}" for cell in cells))
+    for skipped in evaluation["unmeasured"]:
+        lines.append(f"Not measured: {skipped['question']} {skipped['reason']}")
+    width = max((len(row["question"]) for row in evaluation["evaluation"]), default=8)
+    lines += [
+        "",
+        f"{'Question':<{width}}  {'Scorer':<9} {'first':>5} {'hits':>6}  ranking (tray in brackets); supporting",
+    ]
+    for row in evaluation["evaluation"]:
+        tray = set(row["tray"])
+        ranking = " ".join(f"[{rid}]" if rid in tray else rid for rid in row["ranking"]) or "(none ranked)"
+        first = "–" if row["first_rank"] is None else str(row["first_rank"])
+        hits = "–" if row["measures"] is None else f"{row['hits']}/{k}"
+        supporting = ", ".join(row["supporting"]) or "none"
+        lines.append(
+            f"{row['question']:<{width}}  {SCORER_NAMES[row['scorer']]:<9} {first:>5} {hits:>6}  {ranking}; {supporting}"
+        )
+    return "\n".join(lines)
+
+
 def _score_lines(result: Result) -> list[str]:
     """How the score in force is made, from the scorer table and this answer's numbers."""
     policy = result["policy"]
@@ -244,11 +294,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"python -m engine: error: {error}", file=sys.stderr)
         return 2
-    result = run({"store": store, "policy": policy}, vectors=args.vectors)
+    request = {"store": store, "policy": policy}
+    result = evaluate(request, vectors=args.vectors) if args.evaluate else run(request, vectors=args.vectors)
     if "error" in result:
         print(error_lines(cast(ErrorResult, result)["error"], args.fixtures or DEFAULT_STORE), file=sys.stderr)
         return 2
-    text = json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_table(result)
+    if args.json:
+        text = json.dumps(result, ensure_ascii=False, indent=2)
+    elif args.evaluate:
+        text = format_evaluation(cast(Evaluation, result))
+    else:
+        text = format_table(cast(Result, result))
     try:
         print(text, flush=True)
     except BrokenPipeError:

@@ -6,6 +6,8 @@ path and the rule, never a traceback.
 - ``open_json(store_text)``: the page's worker opens a store once and keeps the
   ``Session`` it gets; then ``session.answer_json(policy_text)`` answers each policy with
   the slim answer. Only JSON text crosses into JavaScript.
+- ``evaluate(request)``: every question of the store under every scorer, measured
+  (engine/evaluate.py); the worker calls ``evaluate.evaluate_json`` on its session.
 - ``load_embedding(path)``: the worker, having written the fetched vector file into
   Pyodide's file system, loads it; sessions opened by ``open_json`` read the embedding
   scorers' vectors from the file loaded last (when none was, from the repository's
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError, error_result, internal_error
 from .parse import parse_store
 from .session import Session, dumps
-from .shapes import ErrorResult, Result, VectorsLoaded
+from .shapes import ErrorResult, Evaluation, Result, VectorsLoaded
 
 if TYPE_CHECKING:
     from .embedding import StaticEmbedding  # imported with the vectors (session.py)
@@ -65,7 +67,7 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    from . import semantic  # noqa: F401  (it imports embedding, floats, packing, plane and wordpiece)
+    from . import evaluate, semantic  # noqa: F401  (semantic imports embedding, floats, packing, plane and wordpiece)
 
 
 def load_embedding(path: str) -> str:
@@ -109,6 +111,22 @@ def run(request: Any, *, vectors: str | Path | None = None) -> Result | ErrorRes
     except InputError as error:
         return error_result(error)
     except Exception as error:  # the page must get an answer, never a hang
+        return internal_error(error)
+
+
+def evaluate(request: Any, *, vectors: str | Path | None = None) -> Evaluation | ErrorResult:
+    """Evaluate one request ``{"store", "policy"}``: every question of the store under every
+    scorer, with the policy but its question (engine/evaluate.py), on one session; never
+    raises on bad input."""
+    from .evaluate import evaluate_policy
+
+    try:
+        _check_request(request)
+        session = Session(parse_store(request["store"]), vectors=lambda: load_vectors(vectors))
+        return evaluate_policy(session, request.get("policy"))
+    except InputError as error:
+        return error_result(error)
+    except Exception as error:  # the command line reports it in one line, never a traceback
         return internal_error(error)
 
 

@@ -145,6 +145,8 @@ class Session:
         """The full result: every record with its own fields, scores, outcome and parts."""
         d = self._decide(policy)
         rows: list[RecordResult] = []
+        # Most records of a large store share no term with the question: no parts to copy.
+        parts = d.scoring.parts
         for i, record in enumerate(self.store.records):
             rows.append(
                 {
@@ -169,7 +171,7 @@ class Session:
                     "rank": d.rank[i],
                     "other_rank": d.other_rank[i],
                     "ranks": {name: places[i] for name, places in d.ranks.items()},
-                    "terms": d.scoring.copied(i),
+                    "terms": d.scoring.copied(i) if parts[i] else [],
                 }
             )
         return {**self._head(policy, d), "records": rows, **self._summary(policy, d)}
@@ -184,6 +186,12 @@ class Session:
     def opened(self) -> Opened:
         """What the page needs once per store: its size, each record's word count and recency."""
         return {"records": len(self.store.records), "words": self.words, "recency": self.recency}
+
+    def ranking_and_tray(self, policy: Policy) -> tuple[list[str], list[str]]:
+        """The ranking after scope (record ids, best first) and the tray: what an
+        evaluation (engine/evaluate.py) measures, without building the answer around them."""
+        d = self._decide(policy)
+        return d.ranked, d.selected
 
     # ------------------------------------------------------------ entry points
 

@@ -257,6 +257,79 @@ class Answer(Columns):
     terms: list[list[TermPart]] | list[list[BM25Part]] | list[list[EmbeddingPart]] | list[list[FusionPart]] | None
 
 
+class Measures(TypedDict):
+    """How well one ranking and tray retrieve a question's supporting records, k being the
+    policy's ``max_records`` (engine/evaluate.py states each formula): ``recall`` and
+    ``precision`` at k, ``mrr`` (the reciprocal rank of the first supporting record), ``ndcg``
+    at k (binary gains, log2 discount) and ``coverage`` (the share of them in the tray)."""
+
+    recall: float
+    precision: float
+    mrr: float
+    ndcg: float
+    coverage: float
+
+
+class Evaluated(TypedDict):
+    """One question under one scorer in an evaluation: the ranking after scope (record ids,
+    best first), the tray, the question's supporting records for the tenant, the place of the
+    first of them in the ranking (None when none is ranked), how many of them are among the
+    first k, and the measures (None when the question has no supporting record for the
+    tenant: nothing to measure)."""
+
+    question: str
+    scorer: str
+    ranking: list[str]
+    tray: list[str]
+    supporting: list[str]
+    first_rank: int | None
+    hits: int
+    measures: Measures | None
+
+
+class Unmeasured(TypedDict):
+    """A question left out of an evaluation's means, and why."""
+
+    question: str
+    reason: str
+
+
+class Evaluation(TypedDict):
+    """Every question of the store under every scorer, with the policy in force but its
+    question (``api.evaluate``, ``python -m engine --evaluate --json``). ``k`` is the policy's
+    ``max_records``; ``evaluation`` holds one entry per question and scorer, question by
+    question in store order, scorers in the field table's order; ``means`` each scorer's mean
+    measures over the ``measured`` questions (None when there are none), ``best`` per measure
+    the scorers whose mean is highest (all of them when tied, none when nothing is measured),
+    ``unmeasured`` the questions left out of the means with the reason; ``measure_names`` each
+    measure's column heading, in the order tables show them."""
+
+    policy: dict[str, Any]
+    k: int
+    measure_names: dict[str, str]
+    evaluation: list[Evaluated]
+    means: dict[str, Measures | None]
+    best: dict[str, list[str]]
+    measured: list[str]
+    unmeasured: list[Unmeasured]
+
+
+class SweepPoint(TypedDict):
+    """Each scorer's mean nDCG at k at one recency weight (None when nothing is measured)."""
+
+    recency_weight: float
+    ndcg: dict[str, float | None]
+
+
+class Sweep(TypedDict):
+    """An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
+    of 0.1, the rest of the policy as given (``evaluate.sweep_recency``)."""
+
+    policy: dict[str, Any]
+    k: int
+    points: list[SweepPoint]
+
+
 class VectorsLoaded(TypedDict):
     """The reply to loading a vector file (``api.load_embedding``): its vocabulary size and dimensions."""
 

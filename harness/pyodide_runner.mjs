@@ -64,7 +64,7 @@ if (vectorsFile) {
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const { requests, sessions } = JSON.parse(input);
+const { requests, sessions, evaluations = [] } = JSON.parse(input);
 const responses = requests.map((/** @type {string} */ r) => engine.run_json(r));
 const opened = sessions.map((/** @type {{store: string, policies: string[], haveTerms?: boolean}} */ { store, policies, haveTerms }) => {
   const started = performance.now();
@@ -94,5 +94,24 @@ const opened = sessions.map((/** @type {{store: string, policies: string[], have
   }
   return { reply, answers, open_ms: openMs, answer_ms: answerMs };
 });
+// Evaluations as the worker makes them (worker-loop.js): one session per store, then
+// engine.evaluate.evaluate_json for each policy, an evaluation or (sweep) the recency sweep.
+const evaluated = evaluations.map((/** @type {{store: string, policies: string[], sweep: boolean}} */ { store, policies, sweep }) => {
+  const opening = engine.open_json(store);
+  const session = opening.session?.copy();
+  opening.destroy();
+  const evaluateJson = pyodide.pyimport("engine.evaluate").evaluate_json;
+  /** @type {number[]} */
+  const ms = [];
+  const replies = policies.map((policy) => {
+    const before = performance.now();
+    const reply = evaluateJson.callKwargs(session, policy, { sweep });
+    ms.push(performance.now() - before);
+    return reply;
+  });
+  evaluateJson.destroy();
+  session?.destroy();
+  return { replies, ms };
+});
 const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
-process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, vectors, vectors_ms: vectorsMs }));
+process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, evaluations: evaluated, vectors, vectors_ms: vectorsMs }));

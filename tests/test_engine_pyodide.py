@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.evaluate import evaluate_json
 from engine.fields import EMBEDDING_SCORERS
 from harness import ROOT
 from harness.compare import assert_same_result
@@ -55,6 +56,19 @@ def sessions_to_check(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*sessions, {"store": "{not json", "policies": []}]
 
 
+def evaluations_to_check() -> list[dict[str, Any]]:
+    """The scoreboard's path: both fixture stores evaluated under a few policies, and swept."""
+    rng = random.Random(50)
+    checks = []
+    for path in (FIXTURES / "store.json", FIXTURES / "support-store.json"):
+        store = load_json(path)
+        wide = {"store": "all", "previous_sessions": True, "max_age_hours": 100000}
+        policies = [{}, wide, *(random_policy(store, rng) for _ in range(4))]
+        checks.append({"store": json.dumps(store), "policies": [json.dumps(p) for p in policies], "sweep": False})
+        checks.append({"store": json.dumps(store), "policies": [json.dumps(wide)], "sweep": True})
+    return checks
+
+
 def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     """Golden cases, 60 random policies, 50 more under the embedding or hybrid scorer, and error
     cases agree between Pyodide and CPython, through run_json and through the page's open_json
@@ -64,7 +78,7 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     sessions = sessions_to_check(requests)
     done = subprocess.run(
         ["node", str(ROOT / "harness" / "pyodide_runner.mjs"), str(built_site), str(VECTORS)],
-        input=json.dumps({"requests": texts, "sessions": sessions}),
+        input=json.dumps({"requests": texts, "sessions": sessions, "evaluations": evaluations_to_check()}),
         capture_output=True,
         text=True,
         timeout=300,
@@ -90,5 +104,12 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
             want.append(json.loads(opening.session.answer_json(policy, held)))
             held = want[-1].get("terms_key") or ""
         assert_same_result([json.loads(answer) for answer in got["answers"]], want)
+    for asked, evaluated in zip(evaluations_to_check(), output["evaluations"], strict=True):
+        replies = evaluated["replies"]
+        session = engine.open_json(asked["store"]).session
+        assert session is not None and len(replies) == len(asked["policies"])
+        for policy, reply in zip(asked["policies"], replies, strict=True):
+            want = json.loads(evaluate_json(session, policy, sweep=asked["sweep"]))
+            assert_same_result(json.loads(reply), want)
     refused = [json.loads(s["reply"]) for s in output["sessions"]]
     assert [("error" in reply) for reply in refused] == [False, True, True]

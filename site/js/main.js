@@ -19,6 +19,7 @@ import * as notebook from "./panels/notebook.js";
 import * as playback from "./panels/playback.js";
 import * as prediction from "./panels/prediction.js";
 import * as results from "./panels/results.js";
+import * as scoreboard from "./panels/scoreboard.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
 import { Player } from "./views/player.js";
@@ -29,7 +30,7 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides];
+const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {

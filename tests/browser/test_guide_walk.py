@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from harness import ROOT
-from harness.controls import shows_policy
+from harness.controls import full_policy, query_of, shows_policy
 from harness.devices import device
 from harness.fixtures import STORE, SUPPORT_STORE, load_json
 from harness.page import stage_is, wait_ready
@@ -89,6 +89,10 @@ def walk(page: Page, store: dict[str, Any], size: tuple[int, int], name: str) ->
                 bar.get_by_role("button", name="Next step").click()
             shows_policy(page, step["policy"], store)
             shows = step["shows"]
+            if shows["part"] == "scoreboard":
+                # The step has the scoreboard measure its settings, which the worker answers after the result.
+                measured = query_of(full_policy(step["policy"], store))
+                expect(page.locator("#scoreboard")).to_have_attribute("data-measured-policy", measured)
             stage_is(page, shows["stage"])
             # The step's record is the one chosen, and the breakdown explains it.
             expect(page.locator("#records-body tr.chosen")).to_have_attribute("data-record-id", shows["record"])

@@ -278,3 +278,20 @@ test("a run names the per-term parts the client holds, and a new worker is told 
   // A crashed worker's runs are rejected (the page asks again), so nothing is re-sent.
   assert.deepEqual(only(restarted.effects, "reject"), [{ type: "reject", id: 2, reason: "boom" }]);
 });
+
+test("an evaluation and a sweep are posted as rw:evaluate and answered like a run", () => {
+  const state = readyWithStore();
+  const asked = life(state, { type: "request", id: 7, kind: "evaluate", body: '{"recency_weight":0.5}', now: 1100 });
+  const swept = life(asked.state, { type: "request", id: 8, kind: "sweep", body: "{}", now: 1101 });
+  assert.deepEqual(posted([...asked.effects, ...swept.effects]), [
+    { type: MSG.EVALUATE, id: 7, policy: '{"recency_weight":0.5}', sweep: false },
+    { type: MSG.EVALUATE, id: 8, policy: "{}", sweep: true },
+  ]);
+  const answered = life(swept.state, { type: "reply", id: 7, response: '{"k":3}', now: 1200 });
+  assert.deepEqual(
+    answered.effects.filter((e) => e.type === "answered").map((e) => /** @type {any} */ (e).response),
+    ['{"k":3}'],
+  );
+  const died = life(answered.state, { type: "worker-error", reason: "gone", now: 1300 });
+  assert.ok(died.effects.some((e) => e.type === "reject" && /** @type {any} */ (e).id === 8), "a pending sweep is rejected with the runs");
+});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { checkPrediction, compare, observation, observationText, snapshot } from "../../site/js/core/observations.js";
+import { checkPrediction, compare, keptScoreboard, observation, observationText, scoreboardText, snapshot } from "../../site/js/core/observations.js";
 
 // A result as the engine returns it for the timeout question at budget 9 and 8.
 const fixture = (selected, m5) => ({
@@ -63,4 +63,46 @@ test("a baseline of a fixed question beside an own one: question_text differs; a
   const diff = compare({ ...before, policy: { ...before.policy, question_text: "" } }, snapshot(own("pending")));
   assert.deepEqual(diff.settings, [{ name: "question_text", before: "", after: "pending" }]);
   assert.deepEqual(compare(before, snapshot(own("pending"))).settings, []);
+});
+
+// An evaluation as the engine returns it, cut down to two scorers and one question left out.
+const evaluation = {
+  policy: { question: "rollback-steps", question_text: "", scorer: "hybrid", tenant: "team-a", store: "all", recency_weight: 0.5, max_records: 3 },
+  k: 3,
+  measure_names: { recall: "Recall@k", ndcg: "nDCG@k" },
+  evaluation: [],
+  means: { tfidf: { recall: 0.75, ndcg: 0.5654648767857288 }, hybrid: { recall: 1, ndcg: 0.6577324383928644 } },
+  best: { recall: ["hybrid"], ndcg: ["hybrid"] },
+  measured: ["deployment-region", "rollback-steps"],
+  unmeasured: [{ question: "on-call-contact", reason: "declares no supporting record for Team B" }],
+};
+
+test("a kept scoreboard holds the settings it measured but the question and scorer, the means and the best", () => {
+  const kept = keptScoreboard(/** @type {any} */ (evaluation), "https://x/?scoreboard=1", new Date("2026-11-29T10:20:00Z"));
+  assert.equal(kept.kind, "scoreboard");
+  assert.deepEqual(kept.policy, { tenant: "team-a", store: "all", recency_weight: 0.5, max_records: 3 });
+  assert.deepEqual(kept.means, evaluation.means);
+  assert.notEqual(kept.means.tfidf, evaluation.means.tfidf, "a copy: the notebook never shares the panel's objects");
+  assert.deepEqual(kept.best, evaluation.best);
+  assert.equal(JSON.stringify(JSON.parse(JSON.stringify(kept))), JSON.stringify(kept), "kept as JSON, as the notebook saves it");
+});
+
+test("a kept scoreboard reads as a Markdown table: scorers by name, three places, the best marked in words", () => {
+  const text = scoreboardText(keptScoreboard(/** @type {any} */ (evaluation), "https://x/?scoreboard=1", new Date("2026-11-29T10:20:00Z")));
+  assert.equal(
+    text,
+    [
+      "### Scoreboard 2026-11-29 10:20 UTC",
+      "Settings: tenant=team-a store=all recency_weight=0.5 max_records=3",
+      "Link: https://x/?scoreboard=1",
+      "Means over 2 questions with supporting records, k = 3:",
+      "",
+      "| Scorer | Recall@k | nDCG@k |",
+      "|---|---:|---:|",
+      "| TF-IDF | 0.750 | 0.565 |",
+      "| Hybrid | 1.000 (best) | 0.658 (best) |",
+      "",
+      "Not measured: on-call-contact declares no supporting record for Team B",
+    ].join("\n"),
+  );
 });

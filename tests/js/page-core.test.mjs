@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { NO_CHOICE, PENDING_AFTER_MS, TYPING_PAUSE_MS, createPage, createPerformers, followChoice, initialState, update } from "../../site/js/core/page-core.js";
+import {
+  NO_CHOICE, PENDING_AFTER_MS, TYPING_PAUSE_MS, addressParams, createPage, createPerformers, followChoice, initialState, update,
+} from "../../site/js/core/page-core.js";
 import { defaultPolicy, policyFields } from "../../site/js/core/state.js";
 import { FIELD_TABLE } from "../../site/js/core/tables.js";
 
@@ -410,6 +412,71 @@ test("a step that says what it shows opens at its stage, on its record, with its
   const again = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, stage: 3, part: "breakdown" } });
   assert.deepEqual(types(again.effects), ["write-controls", "seek-stage", "show-chosen", "reveal-part"]);
   assert.deepEqual(ofType(again.effects, "reveal-part"), [{ type: "reveal-part", part: "breakdown", id: "M7" }]);
+});
+
+test("the scoreboard measures every answer only once asked for, and the address then says so", () => {
+  const page = readyPage();
+  assert.equal(page.scoreboard, false);
+  const quiet = update(page, { type: "controls-changed", policy: budget(9), at: 100 });
+  const unasked = update(quiet.state, { type: "answer", seq: quiet.state.sequence, answer: resultFor(budget(9)), askedAt: 101 });
+  assert.ok(!unasked.effects.some((e) => e.type === "show-scoreboard"), "no evaluation before the learner asks");
+  assert.deepEqual(addressParams(unasked.state), {});
+  const opened = update(unasked.state, { type: "scoreboard-opened" });
+  assert.equal(opened.state.scoreboard, true);
+  assert.deepEqual(types(opened.effects), ["show-scoreboard", "write-address", "refresh-share"]);
+  assert.deepEqual(addressParams(opened.state), { scoreboard: "1" });
+  assert.deepEqual(update(opened.state, { type: "scoreboard-opened" }).effects, [], "pressed twice: measured once");
+  const changed = update(opened.state, { type: "controls-changed", policy: budget(8), at: 200 });
+  const answered = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: resultFor(budget(8)), askedAt: 201 });
+  assert.equal(ofType(answered.effects, "show-scoreboard").length, 1, "it follows the next answer");
+});
+
+test("a link with scoreboard=1 opens the scoreboard measuring, and keeps the link's other options in the address", () => {
+  const { state, notices } = begin({ search: "?scoreboard=1&explain=0" });
+  assert.deepEqual(notices, []);
+  assert.equal(state.scoreboard, true);
+  assert.deepEqual(addressParams(state), { explain: "0", scoreboard: "1" });
+  const started = run(state, [{ type: "start", notices: [] }, READY]);
+  const first = ofType(started.effects, "request")[0];
+  const answered = update(started.state, { type: "answer", seq: first.seq, answer: resultFor(defaults), askedAt: 5 });
+  assert.equal(ofType(answered.effects, "show-scoreboard").length, 1, "measured as soon as Python answers");
+  assert.equal(begin({ search: "?scoreboard=yes" }).notices.length, 1, "a bad value is named and ignored");
+  assert.equal(begin({ search: "?scoreboard=yes" }).state.scoreboard, false);
+});
+
+test("a guided step that shows the scoreboard has it measure: with its answer, or at once when its result is shown", () => {
+  const step = guide.steps[1];
+  const shows = { stage: 4, record: "M7", part: "scoreboard" };
+  const applied = update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows });
+  assert.equal(applied.state.scoreboard, true);
+  assert.ok(!applied.effects.some((e) => e.type === "show-scoreboard"), "not before its result is shown");
+  const asked = ofType(applied.effects, "request").at(-1);
+  const answered = update(applied.state, { type: "answer", seq: asked.seq, answer: resultFor(asked.policy, ["M7"]), askedAt: 100 });
+  assert.deepEqual(types(answered.effects).filter((t) => t === "show-scoreboard" || t === "reveal-part"), ["show-scoreboard", "reveal-part"]);
+  assert.deepEqual(ofType(answered.effects, "reveal-part"), [{ type: "reveal-part", part: "scoreboard", id: "M7" }]);
+  // Its settings shown already and the scoreboard off: measured at once, the address written.
+  const shown = update(answered.state, { type: "guide-step", policy: step.policy, at: 200, guide: guide.id, index: 1, shows: { ...shows, part: "tray" } });
+  const off = { ...shown.state, scoreboard: false };
+  const again = update(off, { type: "guide-step", policy: step.policy, at: 300, guide: guide.id, index: 1, shows });
+  assert.deepEqual(types(again.effects), [
+    "write-controls", "write-address", "refresh-share", "show-scoreboard", "seek-stage", "show-chosen", "reveal-part", "show-prediction",
+  ]);
+  // A step showing another part leaves the scoreboard as it was.
+  assert.equal(update(readyPage(), { type: "guide-step", policy: step.policy, at: 100, guide: guide.id, index: 1, shows: { ...shows, part: "tray" } }).state.scoreboard, false);
+});
+
+test("a scoreboard kept in the notebook is added after the notes, as text and as an entry, and saved", () => {
+  const page = update(readyPage(), { type: "notes-typed", text: "my guess: hybrid wins\n\n" }).state;
+  const entry = {
+    kind: "scoreboard", time: "2026-11-29T10:20:00.000Z", link: "https://x/?scoreboard=1", policy: { tenant: "team-a" }, k: 3,
+    measure_names: { ndcg: "nDCG@k" }, means: { tfidf: { ndcg: 0.5 }, hybrid: { ndcg: 0.75 } }, best: { ndcg: ["hybrid"] },
+    measured: ["deployment-region"], unmeasured: [],
+  };
+  const kept = update(page, { type: "scoreboard-kept", entry: /** @type {any} */ (entry) });
+  assert.deepEqual(types(kept.effects), ["show-notebook", "save-notes"]);
+  assert.deepEqual(kept.state.notebook.observations, [entry]);
+  assert.match(kept.state.notebook.text, /^my guess: hybrid wins\n\n### Scoreboard 2026-11-29 10:20 UTC\n/);
+  assert.match(kept.state.notebook.text, /\| Hybrid \| 0\.750 \(best\) \|\n$/);
 });
 
 test("a step opened at the tray drops a prediction made for another configuration, unchecked", () => {

@@ -1,7 +1,10 @@
 // Experiment records, pure: baselines, their differences, prediction checks, observations.
 //
 // Experiment records, pure: a baseline snapshot and its differences from the current
-// result, the check of a learner's prediction, and notebook observations.
+// result, the check of a learner's prediction, and notebook observations and kept scoreboards.
+
+import { fixedAsPython } from "./decimals.js";
+import { scorerRow } from "./scorers.js";
 
 /** @typedef {import("./shapes.js").Result} Result */
 /** @typedef {import("./tables.js").Policy} Policy */
@@ -104,4 +107,64 @@ export function observationText(o) {
     ...o.exclusions.map((e) => `- ${e.id} ${e.outcome}: ${e.reason}`),
   ];
   return lines.join("\n");
+}
+
+/**
+ * A scoreboard kept in the notebook: the settings it measured (all but the question and the
+ * scorer, which an evaluation varies), each scorer's means and the best per measure.
+ * @typedef {object} KeptScoreboard
+ * @property {"scoreboard"} kind
+ * @property {string} time
+ * @property {string} link        reopens these settings with the scoreboard measured
+ * @property {Record<string, unknown>} policy
+ * @property {number} k
+ * @property {Record<string, string>} measure_names
+ * @property {Record<string, Record<string, number> | null>} means
+ * @property {Record<string, string[]>} best
+ * @property {string[]} measured
+ * @property {{question: string, reason: string}[]} unmeasured
+ */
+
+/**
+ * @param {import("./shapes.js").Evaluation} evaluation
+ * @param {string} link
+ * @param {Date} when
+ * @returns {KeptScoreboard}
+ */
+export function keptScoreboard(evaluation, link, when) {
+  const { question: _question, question_text: _text, scorer: _scorer, ...policy } = evaluation.policy;
+  return {
+    kind: "scoreboard",
+    time: when.toISOString(),
+    link,
+    policy,
+    k: evaluation.k,
+    measure_names: { ...evaluation.measure_names },
+    means: Object.fromEntries(Object.entries(evaluation.means).map(([scorer, means]) => [scorer, means && { ...means }])),
+    best: Object.fromEntries(Object.entries(evaluation.best).map(([measure, scorers]) => [measure, [...scorers]])),
+    measured: [...evaluation.measured],
+    unmeasured: evaluation.unmeasured.map((u) => ({ question: u.question, reason: u.reason })),
+  };
+}
+
+/** The Markdown a kept scoreboard adds to the notebook: a table of means, the best marked. @param {KeptScoreboard} kept */
+export function scoreboardText(kept) {
+  const settings = Object.entries(kept.policy).map(([k, v]) => `${k}=${show(v)}`).join(" ");
+  const measures = Object.keys(kept.measure_names);
+  const count = kept.measured.length;
+  const rows = Object.entries(kept.means).map(([scorer, means]) => {
+    const cells = measures.map((m) => (means ? `${fixedAsPython(means[m], 3)}${kept.best[m]?.includes(scorer) ? " (best)" : ""}` : "–"));
+    return `| ${scorerRow(scorer).name} | ${cells.join(" | ")} |`;
+  });
+  return [
+    `### Scoreboard ${kept.time.replace("T", " ").slice(0, 16)} UTC`,
+    `Settings: ${settings}`,
+    `Link: ${kept.link}`,
+    `Means over ${count} question${count === 1 ? "" : "s"} with supporting records, k = ${kept.k}:`,
+    "",
+    `| Scorer | ${measures.map((m) => kept.measure_names[m]).join(" | ")} |`,
+    `|---|${measures.map(() => "---:").join("|")}|`,
+    ...rows,
+    ...(kept.unmeasured.length ? ["", ...kept.unmeasured.map((u) => `Not measured: ${u.question} ${u.reason}`)] : []),
+  ].join("\n");
 }

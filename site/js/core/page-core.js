@@ -5,8 +5,8 @@
 // here, and time comes in with the events, so every transition can be tested under Node.
 
 import { completedGuide, emptyProgress, mergeNotes, stepKey } from "../lms/lms-core.js";
-import { observationText, snapshot } from "./observations.js";
-import { SHARE_PARAMS, readShareOptions } from "./share.js";
+import { observationText, scoreboardText, snapshot } from "./observations.js";
+import { SHARE_PARAMS, readShareOptions, shareParams } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 
 /** @typedef {import("./shapes.js").Result} Result */
@@ -58,6 +58,8 @@ export const TYPING_PAUSE_MS = 600;
  * @property {number | null} openStage    the stage the inspection opens at once the result asked for is shown (a
  *   relaunch's, a guided step's), instead of replaying it
  * @property {string | null} revealPart   a guided step's part of the page, brought into view once its result is shown
+ * @property {boolean} scoreboard         the scoreboard measures every answer shown: asked for by the learner, a guided
+ *   step that shows it, or the link
  * @property {boolean} predictionsRecorded  an LMS records every checked prediction (lms.js)
  * @property {string | null} partAfterPrediction  a guided step's part, brought into view once the learner has predicted
  *   its tray and reached the final stage (guideStep)
@@ -92,6 +94,8 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "predictions-recorded"}
  *   | {type: "notes-typed", text: string}
  *   | {type: "observation-added", entry: ReturnType<typeof import("./observations.js").observation>, text: string}
+ *   | {type: "scoreboard-opened"}
+ *   | {type: "scoreboard-kept", entry: import("./observations.js").KeptScoreboard}
  *   | {type: "notes-saved", outcome: "ok" | "blocked" | "full"}
  *   | {type: "baseline-captured"}
  *   | {type: "baseline-cleared"}
@@ -112,6 +116,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "measure", start: number}
  *   | {type: "mark-asked", query: string}
  *   | {type: "mark-shown", query: string}
+ *   | {type: "show-scoreboard"}
  *   | {type: "write-address"}
  *   | {type: "write-controls", policy: Policy}
  *   | {type: "restart-inspection"}
@@ -163,6 +168,9 @@ export function defaultChoice(/** @type {Result} */ result) {
  * explained, and the part of the page brought into view (engine.fields.GUIDE_PARTS).
  * @typedef {{stage: number, record: string, part: string}} Shows
  */
+
+/** The guide part that is the scoreboard: a step showing it has the scoreboard measure. */
+export const SCOREBOARD_PART = "scoreboard";
 
 /** @type {Choice} */
 export const NO_CHOICE = Object.freeze({ picked: false, displaced: null });
@@ -226,6 +234,7 @@ export function initialState({ boot, remembered, search, notes }) {
     progress: emptyProgress(),
     openStage: null,
     revealPart: null,
+    scoreboard: sharing.options.scoreboard,
     predictionsRecorded: false,
     partAfterPrediction: null,
     engine: "prerendered",
@@ -242,6 +251,15 @@ export function initialState({ boot, remembered, search, notes }) {
 /** The query string of the policy asked for, with other parameters. @param {State} state @param {Record<string, string>} [extra] */
 export function queryOf(state, extra = {}) {
   return writeQuery(state.policy, state.fields, extra);
+}
+
+/**
+ * The address's parameters besides the policy: the link's options, and the scoreboard
+ * while it measures, so the address (and a link copied from it) reopens it measured.
+ * @param {State} state @returns {Record<string, string>}
+ */
+export function addressParams(state) {
+  return shareParams({ ...state.sharing, scoreboard: state.scoreboard });
 }
 
 /** A step built by appending effects to one list. @param {(effects: Effect[]) => State} build @returns {Step} */
@@ -331,6 +349,15 @@ export function update(state, event) {
     case "observation-added": {
       const before = event.text;
       const text = `${before.trimEnd()}${before.trim() ? "\n\n" : ""}${observationText(event.entry)}\n`;
+      const next = withNotebook(state, { text, observations: [...state.notebook.observations, event.entry] });
+      return { state: next, effects: [{ type: "show-notebook" }, { type: "save-notes" }] };
+    }
+    case "scoreboard-opened":
+      if (state.scoreboard) return { state, effects: [] };
+      return { state: { ...state, scoreboard: true }, effects: [{ type: "show-scoreboard" }, { type: "write-address" }, { type: "refresh-share" }] };
+    case "scoreboard-kept": {
+      const before = state.notebook.text;
+      const text = `${before.trimEnd()}${before.trim() ? "\n\n" : ""}${scoreboardText(event.entry)}\n`;
       const next = withNotebook(state, { text, observations: [...state.notebook.observations, event.entry] });
       return { state: next, effects: [{ type: "show-notebook" }, { type: "save-notes" }] };
     }
@@ -498,6 +525,8 @@ function answer(state, { seq, answer, askedAt }) {
     const shown = answer;
     const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);
     effects.push({ type: "show-result" }, { type: "mark-shown", query: writeQuery(shown.policy, state.fields).slice(1) });
+    // The scoreboard measures the policy now shown, once it has been asked for.
+    if (state.scoreboard) effects.push({ type: "show-scoreboard" });
     const updated = pend({ ...next, shown, chosenId, choice, replayOnAnswer: false, inputAt: null, openStage: null, revealPart: null }, false, effects);
     // A relaunch opens where the learner left, a guided step at the stage it shows; any
     // other change replays the inspection.
@@ -542,11 +571,18 @@ function guideStep(state, { policy: settings, at, guide, index, shows }) {
       next = { ...next, predictionMade: false, predicted: [], predictedAt: null };
       effects.push({ type: "show-prediction-choices", keep: false });
     }
+    // A step that shows the scoreboard has it measure: with its answer, or now when shown already.
+    const measure = shows.part === SCOREBOARD_PART && !state.scoreboard;
+    if (measure) {
+      next = { ...next, scoreboard: true };
+      if (!asked) effects.push({ type: "write-address" }, { type: "refresh-share" });
+    }
     if (asked || !samePolicy(policy, state.shown.policy, state.fields)) {
       // Once its result is shown (answer).
       return { ...next, choice: { picked: true, displaced: null, held: true }, openStage: stage, revealPart: owed ? null : shows.part };
     }
     next = { ...next, choice: { picked: true, displaced: null } };
+    if (measure) effects.push({ type: "show-scoreboard" });
     effects.push({ type: "seek-stage", stage }, { type: "show-chosen" });
     effects.push(owed ? { type: "ask-prediction" } : { type: "reveal-part", part: shows.part, id: shows.record });
     // The player reports only a stage it moves to: a step opened at the stage already shown is reached here.

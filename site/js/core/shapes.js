@@ -289,6 +289,79 @@
  */
 
 /**
+ * How well one ranking and tray retrieve a question's supporting records, k being the
+ * policy's `max_records` (engine/evaluate.py states each formula): `recall` and
+ * `precision` at k, `mrr` (the reciprocal rank of the first supporting record), `ndcg`
+ * at k (binary gains, log2 discount) and `coverage` (the share of them in the tray).
+ * @typedef {object} Measures
+ * @property {number} recall
+ * @property {number} precision
+ * @property {number} mrr
+ * @property {number} ndcg
+ * @property {number} coverage
+ */
+
+/**
+ * One question under one scorer in an evaluation: the ranking after scope (record ids,
+ * best first), the tray, the question's supporting records for the tenant, the place of the
+ * first of them in the ranking (None when none is ranked), how many of them are among the
+ * first k, and the measures (None when the question has no supporting record for the
+ * tenant: nothing to measure).
+ * @typedef {object} Evaluated
+ * @property {string} question
+ * @property {string} scorer
+ * @property {string[]} ranking
+ * @property {string[]} tray
+ * @property {string[]} supporting
+ * @property {number | null} first_rank
+ * @property {number} hits
+ * @property {Measures | null} measures
+ */
+
+/**
+ * A question left out of an evaluation's means, and why.
+ * @typedef {object} Unmeasured
+ * @property {string} question
+ * @property {string} reason
+ */
+
+/**
+ * Every question of the store under every scorer, with the policy in force but its
+ * question (`api.evaluate`, `python -m engine --evaluate --json`). `k` is the policy's
+ * `max_records`; `evaluation` holds one entry per question and scorer, question by
+ * question in store order, scorers in the field table's order; `means` each scorer's mean
+ * measures over the `measured` questions (None when there are none), `best` per measure
+ * the scorers whose mean is highest (all of them when tied, none when nothing is measured),
+ * `unmeasured` the questions left out of the means with the reason; `measure_names` each
+ * measure's column heading, in the order tables show them.
+ * @typedef {object} Evaluation
+ * @property {Policy} policy
+ * @property {number} k
+ * @property {Record<string, string>} measure_names
+ * @property {Evaluated[]} evaluation
+ * @property {Record<string, Measures | null>} means
+ * @property {Record<string, string[]>} best
+ * @property {string[]} measured
+ * @property {Unmeasured[]} unmeasured
+ */
+
+/**
+ * Each scorer's mean nDCG at k at one recency weight (None when nothing is measured).
+ * @typedef {object} SweepPoint
+ * @property {number} recency_weight
+ * @property {Record<string, number | null>} ndcg
+ */
+
+/**
+ * An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
+ * of 0.1, the rest of the policy as given (`evaluate.sweep_recency`).
+ * @typedef {object} Sweep
+ * @property {Policy} policy
+ * @property {number} k
+ * @property {SweepPoint[]} points
+ */
+
+/**
  * The reply to loading a vector file (`api.load_embedding`): its vocabulary size and dimensions.
  * @typedef {object} VectorsLoaded
  * @property {number} tokens
@@ -512,6 +585,46 @@ export const SHAPE_KEYS = Object.freeze({
     "ranks",
     "terms_key",
     "terms"
+  ],
+  "Measures": [
+    "recall",
+    "precision",
+    "mrr",
+    "ndcg",
+    "coverage"
+  ],
+  "Evaluated": [
+    "question",
+    "scorer",
+    "ranking",
+    "tray",
+    "supporting",
+    "first_rank",
+    "hits",
+    "measures"
+  ],
+  "Unmeasured": [
+    "question",
+    "reason"
+  ],
+  "Evaluation": [
+    "policy",
+    "k",
+    "measure_names",
+    "evaluation",
+    "means",
+    "best",
+    "measured",
+    "unmeasured"
+  ],
+  "SweepPoint": [
+    "recency_weight",
+    "ndcg"
+  ],
+  "Sweep": [
+    "policy",
+    "k",
+    "points"
   ],
   "VectorsLoaded": [
     "tokens",

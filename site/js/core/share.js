@@ -1,10 +1,11 @@
-// A link's options besides the policy (stage, hidden controls, embedding), read and validated.
+// A link's options besides the policy (stage, hidden controls, embedding, scoreboard), read and validated.
 //
 // What an instructor can put in a link besides the policy: the stage to open at,
-// controls to hide (so a class changes one policy) and whether to hide the
-// explanations. Read and validated like the policy fields, with notices.
+// controls to hide (so a class changes one policy), whether to hide the
+// explanations, and whether the scoreboard opens measured (a learner's link carries that
+// too once they measure). Read and validated like the policy fields, with notices.
 
-export const SHARE_PARAMS = ["stage", "hide", "explain", "embed"];
+export const SHARE_PARAMS = ["stage", "hide", "explain", "embed", "scoreboard"];
 
 /**
  * @typedef {object} ShareOptions
@@ -12,7 +13,11 @@ export const SHARE_PARAMS = ["stage", "hide", "explain", "embed"];
  * @property {string[]} hide            policy field names whose controls are hidden
  * @property {boolean} hideExplanations
  * @property {boolean} embed
+ * @property {boolean} scoreboard      the scoreboard opens measured
  */
+
+/** A link with none of these options. @type {Readonly<ShareOptions>} */
+export const NO_SHARE_OPTIONS = Object.freeze({ stage: null, hide: [], hideExplanations: false, embed: false, scoreboard: false });
 
 /**
  * @param {string} search
@@ -24,7 +29,7 @@ export function readShareOptions(search, fieldNames) {
   /** @type {string[]} */
   const notices = [];
   /** @type {ShareOptions} */
-  const options = { stage: null, hide: [], hideExplanations: false, embed: false };
+  const options = { ...NO_SHARE_OPTIONS, hide: [] };
   const one = (/** @type {string} */ name) => {
     const values = params.getAll(name);
     if (values.length > 1) notices.push(`The link gives ${name} ${values.length} times; it was ignored.`);
@@ -53,6 +58,11 @@ export function readShareOptions(search, fieldNames) {
     if (embed === "0" || embed === "1") options.embed = embed === "1";
     else notices.push(`The link's embed=“${short(embed)}” must be 0 or 1; it was ignored.`);
   }
+  const scoreboard = one("scoreboard");
+  if (scoreboard !== null) {
+    if (scoreboard === "0" || scoreboard === "1") options.scoreboard = scoreboard === "1";
+    else notices.push(`The link's scoreboard=“${short(scoreboard)}” must be 0 or 1; it was ignored.`);
+  }
   return { options, notices };
 }
 
@@ -68,6 +78,7 @@ export function shareParams(options) {
   if (options.hide.length) out.hide = options.hide.join(",");
   if (options.hideExplanations) out.explain = "0";
   if (options.embed) out.embed = "1";
+  if (options.scoreboard) out.scoreboard = "1";
   return out;
 }
 

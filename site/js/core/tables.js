@@ -248,7 +248,7 @@ export const FIELD_TABLE = Object.freeze([
 ]);
 
 /** The parts of the page a guided step can show. */
-export const GUIDE_PARTS = Object.freeze({"reading": "how the question is read", "table": "the records table", "breakdown": "the score breakdown", "map": "the map of meaning", "tray": "the selected context"});
+export const GUIDE_PARTS = Object.freeze({"reading": "how the question is read", "table": "the records table", "breakdown": "the score breakdown", "map": "the map of meaning", "tray": "the selected context", "scoreboard": "the scoreboard"});
 
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({

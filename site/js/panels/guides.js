@@ -23,6 +23,7 @@ const PART_PLACES = {
   breakdown: () => "#score-breakdown",
   map: () => "#score-breakdown .meaning-map",
   tray: () => "#tray",
+  scoreboard: () => "#scoreboard-means",
 };
 
 /** @typedef {import("../views/render.js").Guide} Guide */

@@ -2,9 +2,11 @@
 //
 // The address follows the configuration shown, keeping
 // the instructor's options from the link (hidden controls and explanations, a stage,
-// embedding); the panel writes a link and an iframe snippet for chosen options.
+// embedding) and whether the scoreboard measures; the panel writes a link and an iframe
+// snippet for chosen options.
 
-import { iframeSnippet, shareParams } from "../core/share.js";
+import { addressParams } from "../core/page-core.js";
+import { NO_SHARE_OPTIONS, iframeSnippet, shareParams } from "../core/share.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, state, link }) {
@@ -18,8 +20,12 @@ export function setUp({ byId, state, link }) {
       hide: [...panel.querySelectorAll('input[name="share-hide"]:checked')].map((i) => /** @type {HTMLInputElement} */ (i).value),
       hideExplanations: /** @type {HTMLInputElement} */ (byId("share-explain")).checked,
       embed: false,
+      scoreboard: /** @type {HTMLInputElement} */ (byId("share-scoreboard")).checked,
     };
   };
+  // The scoreboard box follows the page's scoreboard when that changes, and the
+  // instructor's choice otherwise.
+  let scoreboardFollowed = false;
   // The panel's controls come from its template the first time it opens (index.html.j2
   // says why they are not in the page from the start).
   let built = false;
@@ -42,6 +48,10 @@ export function setUp({ byId, state, link }) {
     // value makes Chromium lay the page out, on every control change otherwise.
     if (!panel.open) return;
     if (!built) build();
+    if (state().scoreboard !== scoreboardFollowed) {
+      scoreboardFollowed = state().scoreboard;
+      /** @type {HTMLInputElement} */ (byId("share-scoreboard")).checked = scoreboardFollowed;
+    }
     const options = panelOptions();
     /** @type {HTMLInputElement} */ (byId("share-link")).value = link(shareParams(options));
     /** @type {HTMLTextAreaElement} */ (byId("embed-snippet")).value = iframeSnippet(
@@ -61,7 +71,9 @@ export function setUp({ byId, state, link }) {
   // panel opened otherwise (by a script) is built when it says it has opened.
   panel.querySelector("summary")?.addEventListener("click", () => built || build());
   panel.addEventListener("toggle", refresh);
-  byId("copy-link").addEventListener("click", () => copyLink(link(), byId("copy-link-status")));
+  byId("copy-link").addEventListener("click", () =>
+    copyLink(link(shareParams({ ...NO_SHARE_OPTIONS, scoreboard: state().scoreboard })), byId("copy-link-status")),
+  );
   refresh();
   if (sharing.embed) embed();
 
@@ -74,7 +86,7 @@ export function setUp({ byId, state, link }) {
   const nextTask = new MessageChannel();
   nextTask.port1.onmessage = () => {
     addressDue = false;
-    history.replaceState(history.state, "", link(shareParams(state().sharing)));
+    history.replaceState(history.state, "", link(addressParams(state())));
   };
   return {
     // The core asks for this once the answer is shown (or at once, when no answer can

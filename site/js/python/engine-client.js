@@ -58,7 +58,7 @@ export class EngineClient {
     this.life = initialLife();
     // Request 0 is the client's own re-open of the store (engine-life.js REOPEN_ID).
     this.nextId = 1;
-    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void, body: string}>} */
+    /** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void, body: string, raw?: boolean}>} */
     this.pending = new Map();
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
@@ -150,11 +150,22 @@ export class EngineClient {
     return this.request("run", JSON.stringify(policy), undefined, this.lastTermsKey, vectors);
   }
 
-  /** @param {"open" | "run"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
+  /**
+   * Every question of the store in force under every scorer, with the policy but its
+   * question (engine/evaluate.py); with sweep, each scorer's mean nDCG as the recency
+   * weight goes from 0 to 1. Waits for the vectors, which the embedding scorers read.
+   * @param {object} policy @param {boolean} [sweep]
+   * @returns {Promise<import("../core/shapes.js").Evaluation | import("../core/shapes.js").Sweep | ErrorResult>}
+   */
+  evaluate(policy, sweep = false) {
+    return this.request(sweep ? "sweep" : "evaluate", JSON.stringify(policy), undefined, undefined, true);
+  }
+
+  /** @param {"open" | "run" | "evaluate" | "sweep"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
   request(kind, body, kept, haveTerms, vectors = false) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, body });
+      this.pending.set(id, { resolve, reject, body, raw: kind === "evaluate" || kind === "sweep" });
       this.dispatch({ type: "request", id, kind, body, kept, haveTerms, vectors, now: performance.now() });
     });
   }
@@ -209,7 +220,8 @@ export class EngineClient {
         this.settle(effect.id, (p) => p.resolve(effect.reply));
         break;
       case "answered":
-        this.settle(effect.id, (p) => p.resolve(this.merge(effect.response, effect.store, p.body)));
+        // An evaluation is its own object, not an answer to merge with the store.
+        this.settle(effect.id, (p) => p.resolve(p.raw ? JSON.parse(effect.response) : this.merge(effect.response, effect.store, p.body)));
         break;
       case "reject":
         this.settle(effect.id, (p) => p.reject(new Error(effect.reason)));
@@ -321,7 +333,7 @@ export class EngineClient {
     return answerLoading.then(({ fullResult }) => fullResult(kept, slim, parts));
   }
 
-  /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void, body: string}) => void} action */
+  /** @param {number} id @param {(p: {resolve: (value: any) => void, reject: (error: Error) => void, body: string, raw?: boolean}) => void} action */
   settle(id, action) {
     const entry = this.pending.get(id);
     if (!entry) return;

@@ -79,7 +79,7 @@ const STEPS = 4;
 /**
  * @typedef {object} Request
  * @property {number} id
- * @property {"open" | "run"} kind
+ * @property {"open" | "run" | "evaluate" | "sweep"} kind  evaluate and sweep are answered like a run
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
  * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
@@ -111,7 +111,7 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: "open" | "run", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
+ *   | {type: "request", id: number, kind: "open" | "run" | "evaluate" | "sweep", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
  *   | {type: "tick", now: number}
  *   | {type: "vectors-progress", loaded: number, total: number}
  *   | {type: "vectors-ready", tokens: number, dims: number, now: number}
@@ -307,9 +307,9 @@ function same(state) {
 
 /** @param {Request} request */
 function post(request) {
-  return request.kind === "open"
-    ? { type: MSG.OPEN, id: request.id, store: request.body }
-    : { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
+  if (request.kind === "open") return { type: MSG.OPEN, id: request.id, store: request.body };
+  if (request.kind === "run") return { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
+  return { type: MSG.EVALUATE, id: request.id, policy: request.body, sweep: request.kind === "sweep" };
 }
 
 /**
@@ -346,7 +346,7 @@ function spawn(state, status) {
 function stop(state, reason) {
   /** @type {Effect[]} */
   const effects = state.phase === "loading" || state.phase === "ready" ? [{ type: "terminate" }] : [];
-  for (const r of state.pending) if (r.kind === "run") effects.push({ type: "reject", id: r.id, reason });
+  for (const r of state.pending) if (r.kind !== "open") effects.push({ type: "reject", id: r.id, reason });
   const pending = state.pending.filter((r) => r.kind === "open" && r.id !== REOPEN_ID).map((r) => ({ ...r, sent: false, since: null }));
   return { state: { ...state, pending }, effects };
 }
@@ -404,7 +404,7 @@ function reply(state, id, response, now) {
   const request = state.pending.find((r) => r.id === id && r.sent);
   if (!request) return same(state);
   const rest = { ...state, pending: state.pending.filter((r) => r !== request) };
-  if (request.kind === "run") {
+  if (request.kind !== "open") {
     return { state: rest, effects: [{ type: "answered", id, response, store: state.store }] };
   }
   const parsed = readReply(response);

@@ -22,6 +22,12 @@
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, left out of the answer if they match
+//   {type: "rw:evaluate", id: number, policy: string, sweep: boolean}
+//                                                evaluate the policy (its JSON text) on the store
+//                                                in force: every question under every scorer
+//                                                (engine.evaluate.evaluate_json); with sweep, each
+//                                                scorer's mean nDCG at recency 0, 0.1, ..., 1
+//                                                instead. Sent once the vectors are loaded
 //   {type: "rw:vectors", url: string, bytes: number, fresh: boolean}
 //                                                load the static embedding's vectors: download
 //                                                them (bytes long) with progress, write them into
@@ -39,10 +45,11 @@
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}
 //                                                versions actually loaded, and how Python started
 //   {type: "rw:result", id: number, response: string}
-//                                                the answer to open or run, JSON text. To open:
-//                                                Opened or ErrorResult (shapes.js); to run:
-//                                                Answer or ErrorResult (NoStore when no store
-//                                                was ever accepted)
+//                                                the answer to open, run or evaluate, JSON text.
+//                                                To open: Opened or ErrorResult (shapes.js); to
+//                                                run: Answer or ErrorResult (NoStore when no store
+//                                                was ever accepted); to evaluate: Evaluation or
+//                                                Sweep, or ErrorResult
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:warmed"}                          the worker has loaded Python's and the page's
 //                                                modules a second time (warmCodeCache): the
@@ -87,6 +94,7 @@ export const MSG = Object.freeze({
   BOOT: "rw:boot",
   OPEN: "rw:open",
   RUN: "rw:run",
+  EVALUATE: "rw:evaluate",
   PROGRESS: "rw:progress",
   READY: "rw:ready",
   RESULT: "rw:result",

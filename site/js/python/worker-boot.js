@@ -208,5 +208,7 @@ export async function load(state, runtime) {
     engine: String(engine.__version__),
     boot: restored ? "snapshot" : "fresh",
   });
-  return { openJson, loadEmbedding, files: pyodide.FS };
+  // Imported when first asked for: a learner who never opens the scoreboard never loads it.
+  const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
+  return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS };
 }

@@ -36,7 +36,7 @@ export function receive(state, message) {
     warmHere(message);
   } else if (message.type === MSG.VECTORS) {
     loadVectors(state, message);
-  } else if (message.type === MSG.OPEN || message.type === MSG.RUN) {
+  } else if (message.type === MSG.OPEN || message.type === MSG.RUN || message.type === MSG.EVALUATE) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(state.idleTimer);
     state.work = state.work.then(() => answer(state, message));
@@ -73,9 +73,13 @@ function openStore(state, openJson, storeText) {
 async function answer(state, message) {
   try {
     if (!state.engineReady) throw new Error("the engine was asked to run before loading");
-    const { openJson } = await state.engineReady;
+    const { openJson, evaluateJson } = await state.engineReady;
     const { current } = state;
-    const response = message.type === MSG.OPEN ? openStore(state, openJson, message.store) : current ? current.answerJson(message.policy, message.haveTerms ?? "") : NO_STORE;
+    let response;
+    if (message.type === MSG.OPEN) response = openStore(state, openJson, message.store);
+    else if (!current) response = NO_STORE;
+    else if (message.type === MSG.EVALUATE) response = evaluate(evaluateJson(), current.session, message);
+    else response = current.answerJson(message.policy, message.haveTerms ?? "");
     postMessage({ type: MSG.RESULT, id: message.id, response });
   } catch (error) {
     postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
@@ -86,6 +90,19 @@ async function answer(state, message) {
   // one store's worth of memory, and makeSnapshot makes no copy past its size limit.
   if (message.type === MSG.RUN) state.answeredOnce = true;
   if (state.answeredOnce && state.saveSnapshotWhenIdle) state.idleTimer = setTimeout(() => whenIdle(state), IDLE_MS);
+}
+
+/**
+ * An evaluation (or the recency sweep) of the store in force, as JSON text.
+ * @param {import("pyodide/ffi").PyCallable} evaluateJson @param {import("pyodide/ffi").PyProxy} session @param {any} message
+ * @returns {string}
+ */
+function evaluate(evaluateJson, session, message) {
+  try {
+    return evaluateJson.callKwargs(session, message.policy, { sweep: Boolean(message.sweep) });
+  } finally {
+    evaluateJson.destroy();
+  }
 }
 
 /** The page has asked nothing for IDLE_MS since an answer: make the snapshot now. @param {WorkerState} state */

@@ -39,7 +39,7 @@ import { postFailed } from "./worker-report.js";
 /**
  * The engine's entry points, once Python runs: open_json, load_embedding (worker-vectors.js)
  * and Python's file system, where load_embedding reads the vectors from.
- * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, files: {writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}}} Engine
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, files: {writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}}} Engine
  */
 
 /**

@@ -1,0 +1,339 @@
+"""The evaluation (engine/evaluate.py): every question under every scorer, its measures held
+to hand-checked numbers and to ranx (an independent IR toolkit, a dev dependency only), its
+rankings and trays to plain runs, one session per store, and the command line's --evaluate."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ranx import Qrels, Run
+from ranx import evaluate as ranx_evaluate
+
+import engine
+from engine import api, parse_store, run
+from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, sweep_recency
+from engine.scorers import SCORERS
+from engine.session import Session
+from harness import ROOT
+from harness.fixtures import STORE, SUPPORT_STORE, load_json
+from harness.generate import BASE_STORE, POLICIES, RECORD, policies, random_store
+
+SUPPORT = load_json(SUPPORT_STORE)
+WIDE = {"store": "all", "previous_sessions": True, "max_age_hours": 100_000}
+
+
+def evaluated(store: dict[str, Any], policy: dict[str, Any]) -> dict[str, Any]:
+    result = api.evaluate({"store": store, "policy": policy})
+    assert "error" not in result, result
+    return dict(result)
+
+
+def ranx_measures(ranking: list[str], supporting: list[str], k: int) -> dict[str, float]:
+    """ranx's recall, precision and nDCG at k and MRR for one ranking (scores falling with
+    rank, so ranx orders it as given). ranx refuses an empty run: one record that supports
+    nothing stands in for it, which changes none of the four."""
+    scores = {rid: float(len(ranking) - place) for place, rid in enumerate(ranking)} or {"(none)": 1.0}
+    values = ranx_evaluate(
+        Qrels({"q": {rid: 1 for rid in supporting}}),
+        Run({"q": scores}),
+        [f"recall@{k}", f"precision@{k}", "mrr", f"ndcg@{k}"],
+    )
+    return {
+        "recall": values[f"recall@{k}"],
+        "precision": values[f"precision@{k}"],
+        "mrr": values["mrr"],
+        "ndcg": values[f"ndcg@{k}"],
+    }
+
+
+def assert_agrees_with_ranx(result: dict[str, Any]) -> None:
+    """Every measured (question, scorer) equals ranx's four measures and the tray's share;
+    every mean is the mean of its rows."""
+    k = result["k"]
+    for row in result["evaluation"]:
+        if row["measures"] is None:
+            assert row["supporting"] == [] and row["question"] not in result["measured"]
+            continue
+        mine = row["measures"]
+        for name, value in ranx_measures(row["ranking"], row["supporting"], k).items():
+            assert math.isclose(mine[name], value, rel_tol=1e-9, abs_tol=1e-12), (row, name, value)
+        in_tray = len(set(row["tray"]) & set(row["supporting"]))
+        assert mine["coverage"] == in_tray / len(row["supporting"])
+    for scorer, means in result["means"].items():
+        rows = [r["measures"] for r in result["evaluation"] if r["scorer"] == scorer and r["measures"] is not None]
+        if not rows:
+            assert means is None
+            continue
+        for name in MEASURE_NAMES:
+            assert math.isclose(means[name], sum(r[name] for r in rows) / len(rows), rel_tol=1e-12)
+
+
+def assert_plain_runs_agree(store: dict[str, Any], policy: dict[str, Any], result: dict[str, Any]) -> None:
+    """Each (question, scorer)'s ranking and tray are those of a plain run of that question."""
+    for row in result["evaluation"]:
+        asked = {**policy, "question": row["question"], "scorer": row["scorer"], "question_text": ""}
+        plain = run({"store": store, "policy": asked})
+        assert "error" not in plain, plain
+        assert (row["ranking"], row["tray"]) == (plain["ranked"], plain["selected"]), row
+
+
+# ------------------------------------------------------------------ by hand
+
+
+def test_measures_by_hand() -> None:
+    """Ranking A B C D, supporting B and D, k 2, tray A B: one hit in two, first at 2."""
+    got = measure(["A", "B", "C", "D"], ["A", "B"], ["B", "D"], 2)
+    ideal = 1 + 1 / math.log2(3)
+    assert got == {
+        "recall": 0.5,
+        "precision": 0.5,
+        "mrr": 0.5,
+        "ndcg": (1 / math.log2(3)) / ideal,
+        "coverage": 0.5,
+    }
+
+
+def test_precision_divides_by_k_even_when_fewer_are_ranked() -> None:
+    """One record ranked and it supports: precision at 3 is 1/3 (trec_eval's P_3), recall 1."""
+    got = measure(["S"], ["S"], ["S"], 3)
+    assert (got["precision"], got["recall"], got["ndcg"], got["mrr"]) == (1 / 3, 1.0, 1.0, 1.0)
+
+
+def test_mrr_reads_the_whole_ranking_and_ndcg_only_the_first_k() -> None:
+    """A supporting record ranked 4th with k 3: MRR 1/4, nDCG, recall and precision 0."""
+    got = measure(["A", "B", "C", "S"], [], ["S"], 3)
+    assert got == {"recall": 0.0, "precision": 0.0, "mrr": 0.25, "ndcg": 0.0, "coverage": 0.0}
+
+
+def test_nothing_to_measure_is_refused() -> None:
+    with pytest.raises(ValueError, match="nothing to measure"):
+        measure(["A"], ["A"], [], 3)
+
+
+def test_the_scorers_are_the_scorer_tables() -> None:
+    """The evaluation compares every row of the scorer table, in its order."""
+    result = evaluated(STORE, {})
+    table = [row.id for row in SCORERS]
+    assert list(result["means"]) == table
+    assert [row["scorer"] for row in result["evaluation"]] == table * len(STORE["questions"])
+
+
+def test_a_question_without_supporting_records_is_listed_with_its_reason() -> None:
+    """Team B declares none for on-call-contact: its rows have no measures, it is named with
+    the reason, and the means are over the other three."""
+    result = evaluated(STORE, {**WIDE, "tenant": "team-b"})
+    assert result["measured"] == ["deployment-region", "timeout-incident", "rollback-steps"]
+    assert result["unmeasured"] == [
+        {
+            "question": "on-call-contact",
+            "reason": "declares no supporting record for Team B, so there is nothing to measure; left out of the means",
+        }
+    ]
+    rows = [row for row in result["evaluation"] if row["question"] == "on-call-contact"]
+    assert len(rows) == len(SCORERS) and all(row["measures"] is None for row in rows)
+
+
+def test_no_question_measured_gives_no_means_and_no_best() -> None:
+    store = {**STORE, "questions": [{**q, "supporting": {}} for q in STORE["questions"]]}
+    result = evaluated(store, {})
+    assert set(result["means"].values()) == {None}
+    assert result["best"] == {name: [] for name in MEASURE_NAMES}
+
+
+def test_best_marks_every_scorer_tied_at_the_top() -> None:
+    """Support store, team A, everything in scope, recency 0.5: BM25 alone has the best MRR
+    (0.625); TF-IDF and BM25 tie on recall."""
+    result = evaluated(SUPPORT, {**WIDE, "recency_weight": 0.5})
+    assert result["best"]["mrr"] == ["bm25"] and result["means"]["bm25"]["mrr"] == 0.625
+    assert result["best"]["recall"] == ["tfidf", "bm25"]
+    for name, winners in result["best"].items():
+        top = max(m[name] for m in result["means"].values())
+        assert winners == [s for s, m in result["means"].items() if m[name] == top]
+
+
+def test_the_policy_but_its_question_is_in_force() -> None:
+    """The question, an own question and the scorer chosen change nothing; k is max_records."""
+    base = evaluated(STORE, {**WIDE, "max_records": 2})
+    other = evaluated(
+        STORE, {**WIDE, "max_records": 2, "question": "rollback-steps", "question_text": "hello", "scorer": "hybrid"}
+    )
+    assert base["evaluation"] == other["evaluation"] and base["means"] == other["means"] and base["k"] == 2
+
+
+# ------------------------------------------------------------------ ranx and plain runs
+
+
+@pytest.mark.parametrize("name", ["store", "support"])
+@pytest.mark.parametrize(
+    "policy",
+    [
+        {},
+        WIDE,
+        {**WIDE, "recency_weight": 0.5},
+        {**WIDE, "max_records": 1, "budget_words": 12},
+        {**WIDE, "tenant": "second"},
+        {**WIDE, "recency_weight": 0.3, "max_records": 5, "min_similarity": 0.2, "rrf_k": 5},
+    ],
+)
+def test_fixture_stores_agree_with_ranx_and_plain_runs(name: str, policy: dict[str, Any]) -> None:
+    """Both fixture stores, several policies: every measure equals ranx's, every ranking and
+    tray a plain run's."""
+    store = STORE if name == "store" else SUPPORT
+    if policy.get("tenant") == "second":
+        policy = {**policy, "tenant": store["tenants"][1]["id"]}
+    result = evaluated(store, policy)
+    assert result["measured"], "a fixture store measures some question"
+    assert_agrees_with_ranx(result)
+    assert_plain_runs_agree(store, policy, result)
+
+
+@st.composite
+def supported_stores(draw: st.DrawFn) -> dict[str, Any]:
+    """A random store of the default store's tenants and questions, each question supported
+    by a random few of each tenant's records."""
+    store = random_store(BASE_STORE, draw(st.lists(RECORD, min_size=1, max_size=12)))
+    for question in store["questions"]:
+        for tenant in store["tenants"]:
+            own = [r["id"] for r in store["records"] if r["tenant"] == tenant["id"]]
+            question["supporting"][tenant["id"]] = (
+                draw(st.lists(st.sampled_from(own), unique=True, max_size=3)) if own else []
+            )
+    return store
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), store=supported_stores())
+def test_random_stores_and_policies_agree_with_ranx_and_plain_runs(data: st.DataObject, store: dict[str, Any]) -> None:
+    """Random stores and policies drawn from the field table: the same two agreements."""
+    policy = data.draw(policies(store))
+    result = evaluated(store, policy)
+    assert_agrees_with_ranx(result)
+    assert_plain_runs_agree(store, policy, result)
+
+
+@settings(max_examples=40, deadline=None)
+@given(policy=POLICIES)
+def test_random_policies_on_the_default_store_agree_with_ranx(policy: dict[str, Any]) -> None:
+    assert_agrees_with_ranx(evaluated(STORE, policy))
+
+
+# ------------------------------------------------------------------ one session
+
+
+def test_one_index_and_one_set_of_vectors_serve_the_whole_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 (question, scorer) runs build the TF-IDF index once and embed the records once."""
+    counts = {"index": 0, "vectors": 0}
+    from engine.semantic import store_vectors
+    from engine.tfidf import build_index
+
+    def counted_index(*args: Any) -> Any:
+        counts["index"] += 1
+        return build_index(*args)
+
+    def counted_vectors(*args: Any) -> Any:
+        counts["vectors"] += 1
+        return store_vectors(*args)
+
+    monkeypatch.setattr("engine.session.build_index", counted_index)
+    monkeypatch.setattr("engine.semantic.store_vectors", counted_vectors)
+    result = evaluated(STORE, WIDE)
+    assert len(result["evaluation"]) == 16 and counts == {"index": 1, "vectors": 1}
+
+
+def test_the_sweep_is_the_evaluation_at_each_recency_weight() -> None:
+    """Eleven weights 0, 0.1, …, 1; each point's nDCG are that weight's evaluation means."""
+    store = parse_store(SUPPORT)
+    session = Session(store, vectors=api.load_vectors)
+    policy = engine.parse_policy(WIDE, store)
+    sweep = sweep_recency(session, policy)
+    assert [p["recency_weight"] for p in sweep["points"]] == list(SWEEP_WEIGHTS) == [i / 10 for i in range(11)]
+    for point in sweep["points"]:
+        asked = evaluated(SUPPORT, {**WIDE, "recency_weight": point["recency_weight"]})
+        assert point["ndcg"] == {s: m["ndcg"] for s, m in asked["means"].items()}
+    assert len({json.dumps(p["ndcg"]) for p in sweep["points"]}) > 1, "recency changes the support store's nDCG"
+
+
+def test_evaluate_json_answers_bad_input_with_an_error_object() -> None:
+    from engine.evaluate import evaluate_json
+
+    session = Session(parse_store(STORE), vectors=api.load_vectors)
+    assert json.loads(evaluate_json(session, "{"))["error"]["name"] == "InvalidJSON"
+    bad = json.loads(evaluate_json(session, json.dumps({"max_records": 0})))
+    assert bad["error"]["problems"][0]["path"] == "policy.max_records"
+    good = json.loads(evaluate_json(session, json.dumps(WIDE)))
+    assert good == json.loads(json.dumps(evaluate(session, engine.parse_policy(WIDE, session.store))))
+
+
+# ------------------------------------------------------------------ command line
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+
+
+def test_cli_json_is_the_evaluation_object() -> None:
+    done = cli("--evaluate", "--json", "--store", "all", "--previous-sessions", "--recency-weight", "0.5")
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert list(printed) == ["policy", "k", "measure_names", "evaluation", "means", "best", "measured", "unmeasured"]
+    assert printed == evaluated(STORE, {"store": "all", "previous_sessions": True, "recency_weight": 0.5})
+    assert list(printed["evaluation"][0]) == [
+        "question",
+        "scorer",
+        "ranking",
+        "tray",
+        "supporting",
+        "first_rank",
+        "hits",
+        "measures",
+    ]
+    assert list(printed["evaluation"][0]["measures"]) == ["recall", "precision", "mrr", "ndcg", "coverage"]
+
+
+def test_cli_table_marks_the_best_and_lists_every_question() -> None:
+    """The support store at recency 0.5: BM25's MRR row is marked, TF-IDF's is not; one row per
+    question and scorer, the tray in brackets."""
+    done = cli(
+        "--fixtures",
+        str(SUPPORT_STORE),
+        "--evaluate",
+        "--store",
+        "all",
+        "--previous-sessions",
+        "--max-age-hours",
+        "100000",
+        "--recency-weight",
+        "0.5",
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    means = {
+        line.split()[0]: line.split()[1:]
+        for line in lines
+        if line.split()[:1] in (["TF-IDF"], ["BM25"], ["Embedding"], ["Hybrid"]) and len(line.split()) == 6
+    }
+    assert means["BM25"][2] == "0.625*" and not means["TF-IDF"][2].endswith("*")
+    assert means["TF-IDF"][0] == "1.000*" and means["Embedding"][0] == "0.750"
+    rows = [
+        line
+        for line in lines
+        if line.startswith(("refund-window ", "order-delay ", "billing-escalation ", "chat-request "))
+    ]
+    assert len(rows) == 16
+    assert "refund-window       BM25          2    1/3  [S5] [S2] S3 S4; S2" in rows
+
+
+def test_cli_bad_input_exits_2_with_one_line() -> None:
+    for args in (["--max-records", "0"], ["--tenant", "nobody"], ["--fixtures", "/nonexistent.json"]):
+        done = cli("--evaluate", *args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("python -m engine: error:")
