@@ -49,3 +49,16 @@ def test_the_readme_lists_every_scorer_as_the_scorer_table_does() -> None:
 
     assert scorer_block() in README, "run `python build.py --write-tables` after editing engine/scorers.py"
     assert "MB gzipped" not in README.split("## Start-up performance")[0], "one size for the vectors: the generated one"
+
+
+def test_the_readme_counts_the_default_store_s_guided_steps_and_their_score() -> None:
+    """'What counts' names how many guided steps the score divides by, and the example's score."""
+    from harness.fixtures import STORE
+
+    steps = sum(len(g["steps"]) for g in STORE["guides"])
+    text = " ".join(README.split())
+    assert f"every step of every guided experiment, {steps} in the default store" in text
+    example = re.search(r"every prediction right scores (\d+) of (\d+), (\d+),", text)
+    assert example is not None
+    right, total, score = map(int, example.groups())
+    assert total == steps and score == int(100 * right / steps + 0.5)
