@@ -298,7 +298,7 @@ class Evaluation(TypedDict):
     """Every question of the store under every scorer, with the policy in force but its
     question (``api.evaluate``, ``python -m engine --evaluate --json``). ``k`` is the policy's
     ``max_records``; ``evaluation`` holds one entry per question and scorer, question by
-    question in store order, scorers in the field table's order; ``means`` each scorer's mean
+    question in store order, scorers in the scorer table's order; ``means`` each scorer's mean
     measures over the ``measured`` questions (None when there are none), ``best`` per measure
     the scorers whose mean is highest (all of them when tied, none when nothing is measured),
     ``unmeasured`` the questions left out of the means with the reason; ``measure_names`` each
