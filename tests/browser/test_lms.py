@@ -326,13 +326,20 @@ def run_step(sco: Frame, index: int, predict: list[str] | None, opens_at: int = 
     expect(sco.locator("#experiment")).to_have_attribute("data-stage", str(opens_at))
     if opens_at == 3:
         # "Predict first", or a prediction still standing from the step before.
-        expect(sco.locator("#prediction-verdict")).to_contain_text("ress Next stage to see the tray")
+        expect(sco.locator("#prediction-verdict")).to_contain_text(re.compile(r"^(Predict first|Prediction recorded)"))
     elif predict is not None:
         sco.get_by_role("button", name="Restart inspection").click()
         expect(sco.locator("#experiment")).to_have_attribute("data-stage", "1")
     if predict is not None:
         for box in sco.locator('input[name="predict"]').all():
             box.set_checked(box.get_attribute("value") in predict)
+    look_for = sco.locator("#guide-bar .look-for")
+    if opens_at == 3:
+        # The bar holds back what the tray holds until the prediction is checked; the button
+        # under the choices goes to the tray, as Next stage does.
+        expect(look_for).to_have_attribute("data-held", "")
+        sco.locator("#prediction-verdict").get_by_role("button", name="Check and show the tray").click()
+        expect(look_for).not_to_have_attribute("data-held", "")
     for _ in range(3):
         if sco.locator("#experiment").get_attribute("data-stage") == "4":
             break

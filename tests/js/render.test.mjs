@@ -116,4 +116,8 @@ test("Start here lists every guide with its first step, and the guide bar offers
   assert.match(last, /data-guide-go="g:1">Apply again/);
   assert.match(last, /data-guide-close>Finish/);
   assert.doesNotMatch(last, /Next step/);
+  // Waiting for the learner's prediction, the bar does not tell what the tray holds.
+  const held = String(renderGuideBar(guide, 1, false, false, true));
+  assert.doesNotMatch(held, /L2/);
+  assert.match(held, /class="look-for" data-held><span class="look-label">Look for:<\/span> shown once your prediction is checked/);
 });

@@ -47,7 +47,7 @@ export function setUp({ byId, dispatch, state }) {
       return;
     }
     const { guide, index, changed } = shown;
-    bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded));
+    bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded, state().partAfterPrediction !== null));
     bar.toggleAttribute("data-expanded", expanded);
     bar.hidden = false;
     line.textContent = `Guided experiment “${guide.title}”, step ${index + 1} of ${guide.steps.length}: ${guide.steps[index].title}`;
@@ -129,6 +129,8 @@ export function setUp({ byId, dispatch, state }) {
     // A guided step's part of the page, brought to the top of the screen, where the bar
     // at the bottom leaves it in view.
     "reveal-part": ({ part, id }) => {
+      // A step that waited for the learner's prediction shows its "Look for" from now on.
+      if (shown && bar.querySelector(".look-for[data-held]")) show();
       const place = PART_PLACES[/** @type {keyof typeof GUIDE_PARTS} */ (part)];
       document.querySelector(place ? place(id) : "#experiment")?.scrollIntoView({ block: "start" });
     },

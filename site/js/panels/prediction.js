@@ -16,6 +16,9 @@ export function setUp({ byId, dispatch, state, player, placed }) {
 
   // The ids go with the event: the check reported to an LMS reads them from the state.
   choices.addEventListener("change", (event) => dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp }));
+  byId("prediction-verdict").addEventListener("click", (event) => {
+    if (/** @type {HTMLElement} */ (event.target).closest("[data-show-tray]")) player.showStage(4);
+  });
   byId("prediction-clear").addEventListener("click", () => {
     for (const input of choices.querySelectorAll('input[name="predict"]')) /** @type {HTMLInputElement} */ (input).checked = false;
     dispatch({ type: "prediction-cleared" });
@@ -26,10 +29,12 @@ export function setUp({ byId, dispatch, state, player, placed }) {
       const final = player.stage === 4;
       setDisabled(choices, final);
       if (!final && partAfterPrediction !== null) {
-        // A guided step waiting for its prediction before its tray (page-core.js guideStep).
+        // A guided step waiting for its prediction before its tray (page-core.js guideStep): the
+        // button under the choices goes to the tray, as Next stage does, far up a phone's page.
+        const go = html`<button type="button" class="primary" data-show-tray>Check and show the tray</button>`;
         place(placed, "prediction-verdict", predictionMade
-          ? html`Prediction recorded. Press Next stage to see the tray and check it; your LMS records the check.`
-          : html`Predict first: mark the records you expect, then press Next stage to see the tray. Your LMS records the check.`);
+          ? html`<p>Prediction recorded: check it to see the tray (Next stage does too). Your LMS records the check.</p>${go}`
+          : html`<p>Predict first: mark the records you expect in the tray, then check them to see it (Next stage does too). Your LMS records the check.</p>${go}`);
       } else if (!final) {
         place(placed, "prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
       } else if (predictionMade) {
@@ -40,8 +45,7 @@ export function setUp({ byId, dispatch, state, player, placed }) {
     },
     // A guided step asks for its prediction before its tray: the choices come into view.
     "ask-prediction": () => {
-      const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
-      byId("prediction-title").closest("section")?.scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+      byId("prediction-title").closest("section")?.scrollIntoView({ block: "start" });
     },
     // One box per record on the current page; turning pages keeps what was marked.
     "show-prediction-choices": ({ keep }) => {

@@ -387,15 +387,18 @@ export function renderStart(guides) {
  * (``expanded`` unfolds them).
  * @param {Guide} guide @param {number} index @param {boolean} changed  a setting was changed by hand since
  * @param {boolean} [expanded]
+ * @param {boolean} [held]  the step waits for the learner's prediction before its tray: its "Look for" is held back
  */
-export function renderGuideBar(guide, index, changed, expanded = false) {
+export function renderGuideBar(guide, index, changed, expanded = false, held = false) {
   const step = guide.steps[index];
   const last = index === guide.steps.length - 1;
+  // Held back while the step waits for the learner's prediction: it tells what the tray holds.
+  const lookFor = held ? "shown once your prediction is checked (Check and show the tray, under Your prediction)." : step.look_for;
   return html`<div class="guide-bar-text" tabindex="0" role="group" aria-labelledby="guide-bar-count">
   <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Step ${index + 1} of ${guide.steps.length}</strong><span class="guide-bar-title"> · ${guide.title}</span></p>
   <p class="guide-bar-step">${step.title}</p>
   <div class="guide-bar-details" id="guide-bar-details">
-  <p class="look-for"><span class="look-label">Look for:</span> ${step.look_for}</p>
+  <p class="look-for"${held ? html` data-held` : ""}><span class="look-label">Look for:</span> ${lookFor}</p>
   ${changed ? html`<p class="guide-bar-changed">A setting was changed by hand since this step was applied.</p>` : ""}
   </div>
 </div>
