@@ -356,6 +356,23 @@ def interactions(lms: Page) -> list[dict[str, str]]:
     return [found[i] for i in sorted(found)]
 
 
+def test_checking_with_nothing_marked_predicts_an_empty_tray(
+    lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch
+) -> None:
+    """The first step of a session, nothing marked, "Check and show the tray": an empty prediction is checked and reported."""
+    lms = open_lms(lms_context, scorm_lms)
+    sco, _ = launch(lms_context, lms, "iframe")
+    expect(sco.locator("html")).to_have_attribute("data-engine", "ready", timeout=READY_TIMEOUT_MS)
+    run_step(sco, 1, None)  # the budget of eight words: the tray is empty
+    lms.wait_for_function("() => window.lmsCalls.some((c) => c[1] === 'cmi.interactions.0.result')")
+    made = interactions(lms)
+    assert [(i["student_response"], i["correct_responses.0.pattern"], i["result"]) for i in made] == [
+        ("", "", "correct")
+    ]
+    leave(lms, None)
+    lms.close()
+
+
 def test_predictions_score_completion_and_resume(
     browser: Browser, lms_context: BrowserContext, scorm_lms: ScormLms, clean: ConsoleWatch
 ) -> None:

@@ -17,7 +17,10 @@ export function setUp({ byId, dispatch, state, player, placed }) {
   // The ids go with the event: the check reported to an LMS reads them from the state.
   choices.addEventListener("change", (event) => dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp }));
   byId("prediction-verdict").addEventListener("click", (event) => {
-    if (/** @type {HTMLElement} */ (event.target).closest("[data-show-tray]")) player.showStage(4);
+    if (!(/** @type {HTMLElement} */ (event.target).closest("[data-show-tray]"))) return;
+    // The choices as they stand are the prediction, none marked an empty tray: it is checked.
+    if (!state().predictionMade) dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp });
+    player.showStage(4);
   });
   byId("prediction-clear").addEventListener("click", () => {
     for (const input of choices.querySelectorAll('input[name="predict"]')) /** @type {HTMLInputElement} */ (input).checked = false;
