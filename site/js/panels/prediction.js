@@ -34,10 +34,8 @@ export function setUp({ byId, dispatch, state, player, placed }) {
       if (!final && partAfterPrediction !== null) {
         // A guided step waiting for its prediction before its tray (page-core.js guideStep): the
         // button under the choices goes to the tray, as Next stage does, far up a phone's page.
-        const go = html`<button type="button" class="primary" data-show-tray>Check and show the tray</button>`;
-        place(placed, "prediction-verdict", predictionMade
-          ? html`<p>Prediction recorded: check it to see the tray (Next stage does too). Your LMS records the check.</p>${go}`
-          : html`<p>Predict first: mark the records you expect in the tray, then check them to see it (Next stage does too). Your LMS records the check.</p>${go}`);
+        const ask = predictionMade ? "Prediction recorded: check it to see the tray" : "Predict first: mark the records you expect in the tray, then check them to see it";
+        place(placed, "prediction-verdict", html`<p>${ask} (Next stage does too). Your LMS records the check.</p><button type="button" class="primary" data-show-tray>Check and show the tray</button>`);
       } else if (!final) {
         place(placed, "prediction-verdict", predictionMade ? html`Prediction recorded; it is checked when the inspection reaches stage 4.` : "");
       } else if (predictionMade) {

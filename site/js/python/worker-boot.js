@@ -208,7 +208,7 @@ export async function load(state, runtime) {
     engine: String(engine.__version__),
     boot: restored ? "snapshot" : "fresh",
   });
-  // Imported when first asked for: a learner who never opens the scoreboard never loads it.
+  // Imported when first asked for (a fresh Python's snapshot also takes it in, when idle): the first answer never waits for it.
   const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
   return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS };
 }
