@@ -245,14 +245,15 @@ def _check_guides(store: Store, problems: _Problems) -> None:
     seen: set[str] = set()
     for index, guide in enumerate(store.guides):
         path = f"guides[{index}]"
-        _unknown_fields(guide, ("id", "title", "intro", "steps"), path, problems)
+        _unknown_fields(guide, ("id", "title", "intro", "closing", "steps"), path, problems)
         guide_id = _text(guide, "id", path, problems)
         if guide_id in seen:
             problems.add(f"{path}.id", f"{_show(guide_id)} is used by another guide")
         seen.add(guide_id)
         _text(guide, "title", path, problems)
-        if "intro" in guide and not isinstance(guide["intro"], str):
-            problems.add(f"{path}.intro", f"must be text, not {_show(guide['intro'])}")
+        for optional in ("intro", "closing"):
+            if optional in guide and not isinstance(guide[optional], str):
+                problems.add(f"{path}.{optional}", f"must be text, not {_show(guide[optional])}")
         steps = guide.get("steps")
         if not isinstance(steps, list) or not steps:
             problems.add(f"{path}.steps", "must be a non-empty list")

@@ -294,3 +294,43 @@ def test_the_pages_views_agree_with_the_numbers() -> None:
             expected.append((result, chosen, by_hand))
     for (result, chosen, was_picked), markup in zip(expected, rendered(views), strict=True):
         check_page(result, markup, chosen, was_picked)
+
+
+# A record's own view or number named in a step's "Look for": "M3's breakdown", "M1's similarity".
+RECORD_VIEW = re.compile(r"\b([A-Z]\d+)'s (breakdown|row|similarity|cosine|score|BM25|parts|rank)\b")
+# A record's number: "M5 … at cosine 0.359", "S2 has a cosine of 0.330", "M2 … at similarity 0.497".
+RECORD_NUMBER = re.compile(r"\b([A-Z]\d+)\b[^.;:]*?\b(cosine|similarity|score|BM25)(?: of)? \(?(\d+\.\d+)")
+MEASURES = {"cosine": "cosine", "similarity": "similarity", "score": "score", "BM25": "bm25"}
+
+
+def guide_steps() -> list[tuple[str, str, int, dict[str, Any]]]:
+    return [
+        (name, guide["id"], index, step)
+        for name, store in STORES.items()
+        for guide in store.get("guides", [])
+        for index, step in enumerate(guide["steps"])
+    ]
+
+
+@pytest.mark.parametrize("name, guide, index, step", guide_steps(), ids=lambda v: v if isinstance(v, str) else None)
+def test_a_step_names_only_the_record_it_shows(name: str, guide: str, index: int, step: dict[str, Any]) -> None:
+    """A "Look for" that points at a record's breakdown, row or parts points at the record its
+    `shows` explains, names a breakdown only where that part is in view, and each record
+    number it states ("M5 … at cosine 0.359") is that record's number in the step's answer."""
+    text, shows = step["look_for"], step.get("shows")
+    ids = {r["id"] for r in STORES[name]["records"]}
+    for record, view in RECORD_VIEW.findall(text):
+        if record in ids:
+            assert shows and record == shows["record"], f"{guide} step {index + 1} names {record}'s {view}"
+    if re.search(r"\bbreakdown\b", text):
+        assert shows and shows["part"] in ("breakdown", "map"), f"{guide} step {index + 1} names a breakdown"
+    result = result_of({"store": STORES[name], "policy": step.get("policy", {})})
+    rows = {r["id"]: r for r in result["records"]}
+    for record, measure, number in RECORD_NUMBER.findall(text):
+        if record not in rows:
+            continue
+        value = rows[record][MEASURES[measure]]  # type: ignore[literal-required]
+        places = len(number.partition(".")[2])
+        assert value is not None and f"{value:.{places}f}" == number, (
+            f"{guide} step {index + 1}: {record}'s {measure} is {value}, not {number}"
+        )

@@ -170,6 +170,10 @@ def bad_guide_store(data: dict[str, Any]) -> None:
     data["guides"][0]["steps"][0]["policy"]["store"] = "long-term"
 
 
+def bad_guide_closing(data: dict[str, Any]) -> None:
+    data["guides"][0]["closing"] = ["not", "text"]
+
+
 # Each malformed variant of the support store, and the path the engine names for it.
 MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("unknown-store", set_field("long-term"), "records[0].store"),
@@ -183,6 +187,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("no-records", empty_records, "records"),
     ("guide-budget-out-of-range", bad_guide_budget, "guides[0].steps[0].policy.budget_words"),
     ("guide-unknown-store", bad_guide_store, "guides[0].steps[0].policy.store"),
+    ("guide-closing-not-text", bad_guide_closing, "guides[0].closing"),
 ]
 
 

@@ -23,6 +23,8 @@ SCREENSHOTS = ROOT / "test-output" / "screenshots" / "guides"
 SIZES = {"phone-375": (375, 667), "desktop-1280": (1280, 800)}
 STORES: dict[str, dict[str, Any]] = {"default": STORE, "support": load_json(SUPPORT_STORE)}
 # A number as a learner reads it in a sentence: not part of a record id like M10.
+# The most of a phone's height the bar may cover, its "Look for" unfolded.
+MAX_BAR_SHARE = 1 / 3
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w])")
 
 # The text of every text node inside the viewport and above the bar (or, with a bar
@@ -75,6 +77,45 @@ def assert_bar_readable(page: Page, bar: Locator, where: str) -> None:
     assert not hidden, f"{where}: clipped or out of sight in the bar: {hidden}"
 
 
+# The top of the part a step brought into view, and of its heading (a table's caption, a
+# section's heading, else its first line), each against the screen's top and the bar's.
+PART_IN_VIEW = """(bar) => {
+  const part = document.querySelector(bar.dataset.revealed);
+  if (!part) return {missing: bar.dataset.revealed};
+  const heading = part.querySelector("caption, h2, h3, h4, figcaption") ?? part;
+  const limit = bar.getBoundingClientRect().top;
+  const top = part.getBoundingClientRect().top;
+  const box = heading.getBoundingClientRect();
+  return {part: top, heading: box.top, headingBottom: box.bottom, limit, text: heading.textContent.trim().slice(0, 40)};
+}"""
+
+
+def check_part(page: Page, bar: Locator, where: str) -> list[str]:
+    """The part the step brought into view starts on screen, its heading whole above the bar."""
+    seen = bar.evaluate(PART_IN_VIEW)
+    if "missing" in seen:
+        return [f"{where}: the part {seen['missing']} is not on the page"]
+    if seen["part"] < -1 or seen["heading"] < -1 or seen["headingBottom"] > seen["limit"] + 1:
+        return [f"{where}: the part's heading “{seen['text']}” is not in view ({seen})"]
+    return []
+
+
+def check_screen(page: Page, bar: Locator, size: tuple[int, int], step: dict[str, Any], where: str) -> list[str]:
+    """The bar fits (under a third of a phone's height) with every word readable, and every
+    number the step's "Look for" names is on screen above it, without scrolling."""
+    problems = []
+    box = bar.bounding_box()
+    assert box is not None
+    if size[0] < 480 and box["height"] > MAX_BAR_SHARE * size[1]:
+        problems.append(f"{where}: the bar covers {box['height'] / size[1]:.0%}")
+    assert_bar_readable(page, bar, where)
+    seen = visible_text(page, bar)
+    missing = [n for n in NUMBER.findall(step["look_for"]) if not shown_as(n, seen)]
+    if missing:
+        problems.append(f"{where}: {missing} of “{step['look_for']}” not on screen")
+    return problems
+
+
 def walk(page: Page, store: dict[str, Any], size: tuple[int, int], name: str) -> list[str]:
     """Apply every step in turn; what each fails to show on screen, as sentences."""
     problems: list[str] = []
@@ -99,26 +140,20 @@ def walk(page: Page, store: dict[str, Any], size: tuple[int, int], name: str) ->
             expect(page.locator("#score-breakdown .breakdown-why")).to_have_attribute("data-shown", shows["record"])
             expect(bar).to_contain_text(f"Step {index + 1} of {len(guide['steps'])}")
             page.screenshot(path=str(SCREENSHOTS / f"{guide['id']}-{index + 1}-{name}.png"))
-            box = bar.bounding_box()
-            assert box is not None
-            if size[0] < 480:
-                assert box["height"] <= 0.3 * size[1], f"{where}: the bar covers {box['height'] / size[1]:.0%}"
-            assert_bar_readable(page, bar, where)
-            seen = visible_text(page, bar)
-            missing = [n for n in NUMBER.findall(step["look_for"]) if not shown_as(n, seen)]
-            if missing:
-                problems.append(f"{where}: {missing} of “{step['look_for']}” not on screen")
-            toggle = bar.get_by_role("button", name="Look for")
+            # As the step opens, its "Look for" is unfolded, readable in full beside the numbers it names.
+            expect(bar.locator(".look-for")).to_be_visible()
+            expect(bar.locator(".look-for")).to_contain_text(step["look_for"])
+            problems += check_screen(page, bar, size, step, where)
+            problems += check_part(page, bar, where)
+            toggle = bar.get_by_role("button", name="Hide")
             if toggle.is_visible():
-                # Unfolded on demand, every word of the step is readable, and it folds again.
+                # Folded on demand (a phone), the numbers stay in view; unfolded again, so is the claim.
                 toggle.click()
-                expect(bar.locator(".look-for")).to_be_visible()
-                assert_bar_readable(page, bar, f"{where}, unfolded")
-                expect(bar.locator(".look-for")).to_contain_text(step["look_for"])
-                bar.get_by_role("button", name="Hide").click()
                 expect(bar.locator(".look-for")).to_be_hidden()
-            else:
-                expect(bar.locator(".look-for")).to_contain_text(step["look_for"])
+                problems += check_screen(page, bar, size, step, f"{where}, folded")
+                bar.get_by_role("button", name="Look for").click()
+                expect(bar.locator(".look-for")).to_be_visible()
+                problems += check_screen(page, bar, size, step, f"{where}, unfolded again")
     return problems
 
 

@@ -112,10 +112,35 @@ def test_the_bar_says_when_a_setting_was_changed_by_hand_and_applies_the_step_ag
     bar.get_by_role("button", name="Apply again").click()
     shows_policy(page, guide["steps"][0]["policy"])
     expect(bar).not_to_contain_text("changed by hand")
-    # The last step finishes the guide.
+    # The last step finishes the guide: the bar says what it showed and which guide comes next.
     for _ in guide["steps"][1:]:
         bar.get_by_role("button", name="Next step").click()
     bar.get_by_role("button", name="Finish").click()
+    following = GUIDES[1]
+    expect(bar).to_contain_text(f"Finished · {guide['title']}")
+    expect(bar).to_contain_text(guide["closing"])
+    expect(bar).to_contain_text(f"Try next: “{following['title']}”, {len(following['steps'])} steps.")
+    bar.get_by_role("button", name=f"Start “{following['title']}”").click()
+    shows_policy(page, following["steps"][0]["policy"])
+    expect(bar).to_contain_text(f"Step 1 of {len(following['steps'])}")
+    bar.get_by_role("button", name="Close").click()
+    expect(bar).to_be_hidden()
+
+
+def test_the_last_guide_finishes_without_a_next_one(page: Page, site_url: str) -> None:
+    """Finishing the store's last guide says so, and Close ends it."""
+    page.goto(site_url)
+    wait_ready(page)
+    guide = GUIDES[-1]
+    page.locator("#start-here").get_by_role("button", name=guide["title"]).click()
+    bar = page.get_by_role("complementary", name="Guided experiment step")
+    for _ in guide["steps"][1:]:
+        bar.get_by_role("button", name="Next step").click()
+    bar.get_by_role("button", name="Finish").click()
+    expect(bar).to_contain_text(guide["closing"])
+    expect(bar).to_contain_text("It is the last guided experiment of this store.")
+    expect(bar.get_by_role("button", name=re.compile("^Start"))).to_have_count(0)
+    bar.get_by_role("button", name="Close").click()
     expect(bar).to_be_hidden()
 
 

@@ -114,7 +114,7 @@ test("Start here lists every guide with its first step, and the guide bar offers
   const last = String(renderGuideBar(guide, 1, true));
   assert.match(last, /Look for:<\/span> L2/);
   assert.match(last, /data-guide-go="g:1">Apply again/);
-  assert.match(last, /data-guide-close>Finish/);
+  assert.match(last, /data-guide-finish>Finish/);
   assert.doesNotMatch(last, /Next step/);
   // Waiting for the learner's prediction, the bar does not tell what the tray holds.
   const held = String(renderGuideBar(guide, 1, false, false, true));

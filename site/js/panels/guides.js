@@ -9,8 +9,9 @@
 // guide bar, which shows the step applied last, what to look for and the steps either
 // side wherever the learner scrolls: on a phone the result is screens away from the list.
 
+import { SCOREBOARD_PART } from "../core/page-core.js";
 import { GUIDE_PARTS } from "../core/tables.js";
-import { renderGuideBar } from "../views/render.js";
+import { renderGuideBar, renderGuideClosing } from "../views/render.js";
 
 /**
  * Where each part a guided step can show is on the page (engine/fields.py's GUIDE_PARTS):
@@ -32,11 +33,13 @@ const PART_PLACES = {
 export function setUp({ byId, dispatch, state }) {
   const bar = byId("guide-bar");
   const line = byId("experiment-guide");
-  /** The step the bar shows, and whether a control was changed by hand since it was applied. */
-  /** @type {{guide: Guide, index: number, changed: boolean} | null} */
+  /** The step the bar shows, whether a control was changed by hand since it was applied, and
+   * whether the learner finished the guide there (the bar then closes it with what comes next). */
+  /** @type {{guide: Guide, index: number, changed: boolean, finished?: boolean} | null} */
   let shown = null;
-  // Whether the step's "Look for" is unfolded on a phone: the learner's choice, kept from step to step.
-  let expanded = false;
+  // Whether the step's "Look for" is unfolded on a phone: it opens unfolded, so the claim and
+  // the numbers it names are read together; folding it is the learner's choice, kept from step to step.
+  let expanded = true;
 
   const show = () => {
     if (!shown) {
@@ -46,7 +49,16 @@ export function setUp({ byId, dispatch, state }) {
       line.textContent = "";
       return;
     }
-    const { guide, index, changed } = shown;
+    const { guide, index, changed, finished } = shown;
+    if (finished) {
+      const guides = state().store.guides ?? [];
+      const next = guides[guides.findIndex((/** @type {Guide} */ g) => g.id === guide.id) + 1];
+      bar.innerHTML = String(renderGuideClosing(guide, next));
+      bar.removeAttribute("data-expanded");
+      bar.hidden = false;
+      line.hidden = true;
+      return;
+    }
     bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded, state().partAfterPrediction !== null));
     bar.toggleAttribute("data-expanded", expanded);
     bar.hidden = false;
@@ -63,6 +75,12 @@ export function setUp({ byId, dispatch, state }) {
     if (from === "bar" && target.closest("[data-guide-close]")) {
       shown = null;
       show();
+      return;
+    }
+    if (from === "bar" && shown && target.closest("[data-guide-finish]")) {
+      shown = { ...shown, finished: true };
+      show();
+      /** @type {HTMLElement | null} */ (bar.querySelector("#guide-bar-count"))?.focus();
       return;
     }
     if (from === "bar" && target.closest("[data-guide-details]")) {
@@ -125,6 +143,32 @@ export function setUp({ byId, dispatch, state }) {
       show();
     }
   }).observe(byId("start-list"), { childList: true });
+  /** @type {(() => void) | null} */
+  let stopWaiting = null;
+  /**
+   * The scoreboard is drawn after the answer, once the worker has measured it: the means
+   * table then grows where the step brought it into view, and the browser keeps what was
+   * below it on screen instead. So it is brought into view again once drawn, unless the
+   * learner has moved the page meanwhile.
+   * @param {() => void} reveal
+   */
+  const revealWhenMeasured = (reveal) => {
+    stopWaiting?.();
+    const section = byId("scoreboard");
+    const drawn = new MutationObserver(() => {
+      stop();
+      reveal();
+    });
+    const moved = ["wheel", "touchmove", "keydown", "pointerdown"];
+    const stop = () => {
+      drawn.disconnect();
+      for (const type of moved) removeEventListener(type, stop, true);
+      stopWaiting = null;
+    };
+    drawn.observe(section, { attributes: true, attributeFilter: ["data-measured-policy"] });
+    for (const type of moved) addEventListener(type, stop, true);
+    stopWaiting = stop;
+  };
   return {
     // A guided step's part of the page, brought to the top of the screen, where the bar
     // at the bottom leaves it in view.
@@ -132,7 +176,12 @@ export function setUp({ byId, dispatch, state }) {
       // A step that waited for the learner's prediction shows its "Look for" from now on.
       if (shown && bar.querySelector(".look-for[data-held]")) show();
       const place = PART_PLACES[/** @type {keyof typeof GUIDE_PARTS} */ (part)];
-      document.querySelector(place ? place(id) : "#experiment")?.scrollIntoView({ block: "start" });
+      const selector = place ? place(id) : "#experiment";
+      // For tests: where the part is, whose top and heading must be in view.
+      bar.dataset.revealed = selector;
+      const reveal = () => document.querySelector(selector)?.scrollIntoView({ block: "start" });
+      reveal();
+      if (part === SCOREBOARD_PART) revealWhenMeasured(reveal);
     },
   };
 }

@@ -365,7 +365,7 @@ export function renderGuides(guides) {
   )}`;
 }
 
-/** @typedef {{id: string, title: string, intro?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>, shows?: import("../core/page-core.js").Shows}[]}} Guide */
+/** @typedef {{id: string, title: string, intro?: string, closing?: string, steps: {title: string, look_for: string, policy?: Partial<import("../core/tables.js").Policy>, shows?: import("../core/page-core.js").Shows}[]}} Guide */
 
 /**
  * The way in, at the top of the page: one button per guided experiment, starting its first step.
@@ -406,8 +406,27 @@ export function renderGuideBar(guide, index, changed, expanded = false, held = f
   <button type="button" class="small guide-bar-toggle" data-guide-details aria-expanded="${expanded}" aria-controls="guide-bar-details">${expanded ? "Hide" : "Look for"}</button>
   <button type="button" class="small" data-guide-go="${guide.id}:${index - 1}"${index === 0 ? html` disabled` : ""}>Previous</button>
   ${changed ? html`<button type="button" class="small" data-guide-go="${guide.id}:${index}">Apply again</button>` : ""}
-  ${last ? html`<button type="button" class="small primary" data-guide-close>Finish</button>` : html`<button type="button" class="small primary" data-guide-go="${guide.id}:${index + 1}">Next step</button>`}
+  ${last ? html`<button type="button" class="small primary" data-guide-finish>Finish</button>` : html`<button type="button" class="small primary" data-guide-go="${guide.id}:${index + 1}">Next step</button>`}
   ${last ? "" : html`<button type="button" class="small" data-guide-close>Close</button>`}
+</div>`;
+}
+
+/**
+ * The bar once a guide's last step is finished: what the guide showed (its ``closing``, as
+ * its author wrote it), and the guide after it in the store to try next, if there is one.
+ * @param {Guide} guide @param {Guide | undefined} next
+ */
+export function renderGuideClosing(guide, next) {
+  const onward = next
+    ? html`Try next: “${next.title}”, ${next.steps.length} step${next.steps.length === 1 ? "" : "s"}.`
+    : html`It is the last guided experiment of this store.`;
+  return html`<div class="guide-bar-text" tabindex="0" role="group" aria-labelledby="guide-bar-count">
+  <p class="guide-bar-head"><strong id="guide-bar-count" tabindex="-1">Finished</strong><span class="guide-bar-title"> · ${guide.title}</span></p>
+  <p class="guide-bar-closing">${guide.closing ? html`${guide.closing} ` : ""}${onward}</p>
+</div>
+<div class="guide-bar-buttons">
+  ${next ? html`<button type="button" class="small primary" data-guide-go="${next.id}:0">Start “${next.title}”</button>` : ""}
+  <button type="button" class="small" data-guide-close>Close</button>
 </div>`;
 }
 
