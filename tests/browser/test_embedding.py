@@ -285,6 +285,53 @@ def test_the_vectors_work_offline_once_loaded(new_context: Callable[..., Browser
     assert_meaning_matches_cpython(page, full_policy(SERVERS))
 
 
+def test_offline_before_the_vectors_a_result_never_wears_their_scorers_name(
+    new_context: Callable[..., BrowserContext], site_url: str
+) -> None:
+    """Saved for offline use, then reloaded offline: picking the embedding, whose vectors were
+    never downloaded, says where the result is that it cannot be computed and why; the
+    controls, the introduction, the address and the share link stay on the scorer the
+    figures are for, and nothing says it waits for Python. Online again, the refusal's
+    button downloads the vectors and the page scores by the embedding."""
+    context = new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(site_url)
+    wait_ready(page)
+    wait_offline_ready(page)
+    context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    scorer_control(page).select_option("embedding")
+    vectors_are(page, "failed")
+    refusal = page.locator("#refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text(
+        "Static embedding (meaning) cannot be computed here: its vectors could not be loaded ("
+    )
+    expect(refusal).to_contain_text("TF-IDF cosine and BM25 (as Lucene scores it) work without the vectors.")
+    expect(refusal).to_contain_text("back on the settings shown, scored by TF-IDF cosine")
+    expect(scorer_control(page)).to_have_value("tfidf")
+    expect(page.locator("#experiment-intro")).to_contain_text("scored by TF-IDF cosine")
+    expect(page.locator("#experiment")).not_to_have_attribute("data-pending", "")
+    expect(page.locator("#pending-note")).to_be_hidden()
+    expect(page).to_have_url(re.compile(r"[?&]scorer=tfidf(&|$)"))
+    page.locator("#share summary").click()
+    assert "scorer=tfidf" in page.locator("#share-link").input_value()
+    assert page.locator("#experiment").get_attribute("data-shown-policy") == query_of(full_policy({}))
+
+    context.set_offline(False)
+    page.get_by_role("button", name="Download the vectors again").click()
+    vectors_are(page, "ready")
+    expect(scorer_control(page)).to_have_value("embedding")
+    expect(page.locator("#experiment")).to_have_attribute(
+        "data-shown-policy", query_of(full_policy({"scorer": "embedding"}))
+    )
+    expect(refusal).to_be_hidden()
+    expect(page.locator("#experiment-intro")).not_to_contain_text("TF-IDF")
+    expect(page).to_have_url(re.compile(r"[?&]scorer=embedding(&|$)"))
+    assert_meaning_matches_cpython(page, full_policy({"scorer": "embedding"}))
+
+
 def test_a_failed_download_says_so_and_retry_loads_the_vectors(
     new_context: Callable[..., BrowserContext], site_url: str
 ) -> None:

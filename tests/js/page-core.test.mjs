@@ -82,8 +82,13 @@ test("start: a link asking for another policy than the prerendered one marks the
   const { state } = begin({ search: "?budget_words=9" });
   assert.equal(state.policy.budget_words, 9);
   const step = update(state, { type: "start", notices: [] });
-  assert.deepEqual(ofType(step.effects, "pending"), [{ type: "pending", on: true }]);
-  assert.equal(step.state.pending, true);
+  // The note names the setting whose figures are on screen, not the one asked for.
+  const note = "Waiting for Python to start and compute these settings: the figures shown are for Context word budget: 40 (not 9).";
+  assert.deepEqual(ofType(step.effects, "pending"), [{ type: "pending", text: note }]);
+  assert.equal(step.state.pending, note);
+  // Python failing to start changes what the note says.
+  const failed = update(step.state, FAILED);
+  assert.match(String(failed.state.pending), /^Python is not running, so these settings cannot be computed until Retry \(above\) starts it: the figures shown are for Context word budget: 40 \(not 9\)\.$/);
 });
 
 test("start: a store remembered from this tab is shown, its fields rule the controls, and it is the one opened", () => {
@@ -159,7 +164,7 @@ test("an answer to an older request is dropped; the latest one is shown", () => 
   assert.equal(latest.state.shown.policy.budget_words, 12);
   assert.ok(latest.effects.some((e) => e.type === "show-result"));
   // A refusal of an older request is no reason to write the address either.
-  assert.deepEqual(update(changed.state, { type: "request-failed", seq: first.seq }).effects, []);
+  assert.deepEqual(update(changed.state, { type: "request-failed", seq: first.seq, reason: "gone" }).effects, []);
 });
 
 test("with the engine running, the address follows the shown answer, not the control change", () => {
@@ -175,17 +180,37 @@ test("with the engine running, the address follows the shown answer, not the con
   assert.ok(shownAt >= 0 && shownAt < answered.effects.length - 1);
 });
 
-test("the address is written when the engine refuses the configuration", () => {
-  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
+test("settings the engine refuses: controls and address go back to the settings shown, and the refusal is said", () => {
+  const state = readyPage();
+  const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
   const refused = update(changed.state, { type: "answer", seq: changed.state.sequence, answer: { error: { name: "PolicyError", message: "no" } }, askedAt: 1 });
   assert.equal(refused.effects.at(-1)?.type, "write-address");
+  assert.deepEqual(ofType(refused.effects, "write-controls"), [{ type: "write-controls", policy: state.shown.policy }]);
+  assert.deepEqual(refused.state.policy, state.shown.policy);
+  assert.deepEqual(refused.state.refused, { policy: budget(9), reason: "no", cause: "engine" });
+  assert.ok(types(refused.effects).includes("show-refusal"));
+  assert.equal(refused.state.pending, null);
 });
 
-test("the address is written when Python fails to answer (a rejected run)", () => {
-  const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
-  const failed = update(changed.state, { type: "request-failed", seq: changed.state.sequence });
-  assert.deepEqual(types(failed.effects), ["write-address"]);
+test("a run Python cannot answer: the page goes back to the settings shown, and asks again once Python is ready", () => {
+  const state = readyPage();
+  const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
+  const failed = update(changed.state, { type: "request-failed", seq: changed.state.sequence, reason: "Python is not running" });
+  assert.deepEqual(types(failed.effects), ["write-controls", "mark-asked", "show-refusal", "refresh-share", "write-address"]);
   assert.equal(failed.state.addressBehind, false);
+  assert.deepEqual(failed.state.policy, state.shown.policy);
+  assert.equal(failed.state.refused?.cause, "python");
+  // Refused before its pending mark was due: the mark never comes.
+  assert.deepEqual(update(failed.state, { type: "pending-due", seq: changed.state.sequence }).effects, []);
+  // A changed control clears the refusal.
+  const moved = update(failed.state, { type: "controls-changed", policy: budget(12), at: 200 });
+  assert.equal(moved.state.refused, null);
+  assert.ok(types(moved.effects).includes("show-refusal"));
+  // Python back: the refused settings are the controls' again, and asked for.
+  const back = update({ ...failed.state, engine: "failed" }, READY);
+  assert.deepEqual(ofType(back.effects, "write-controls"), [{ type: "write-controls", policy: budget(9) }]);
+  assert.deepEqual(ofType(back.effects, "request").map((e) => e.policy), [budget(9)]);
+  assert.equal(back.state.refused, null);
 });
 
 for (const [name, status] of [["still loading", LOADING], ["failed to start", FAILED]]) {
@@ -194,8 +219,7 @@ for (const [name, status] of [["still loading", LOADING], ["failed to start", FA
     const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
     assert.deepEqual(types(changed.effects), ["mark-asked", "pending", "request", "write-address", "refresh-share"]);
     assert.equal(changed.state.addressBehind, false);
-    // The run is refused (or never answered): nothing more to write.
-    assert.deepEqual(update(changed.state, { type: "request-failed", seq: changed.state.sequence }).effects, []);
+    assert.match(String(changed.state.pending), /the figures shown are for Context word budget: 40 \(not 9\)\.$/);
   });
 }
 
@@ -329,18 +353,18 @@ test("the update is measured from the input, or from the request when no input w
   assert.deepEqual(ofType(next.effects, "measure"), [{ type: "measure", start: 250 }]);
 });
 
-test("an answer with an error keeps the last result, marks the views pending and shows a notice", () => {
+test("an answer with an error keeps the last result, unmarked, its settings back in the controls", () => {
   const state = readyPage();
   const changed = update(state, { type: "controls-changed", policy: budget(9), at: 100 });
-  const refused = update(changed.state, {
+  const late = update(changed.state, { type: "pending-due", seq: changed.state.sequence });
+  const refused = update(late.state, {
     type: "answer", seq: changed.state.sequence, answer: { error: { name: "PolicyError", message: "budget_words is wrong" } }, askedAt: 1,
   });
   assert.equal(refused.state.shown, state.shown);
-  assert.equal(refused.state.pending, true);
+  assert.equal(refused.state.pending, null);
+  assert.deepEqual(ofType(refused.effects, "pending"), [{ type: "pending", text: null }]);
   assert.ok(!refused.effects.some((e) => e.type === "show-result" || e.type === "restart-inspection"));
-  assert.deepEqual(ofType(refused.effects, "show-notices"), [
-    { type: "show-notices", messages: ["The engine refused this configuration: budget_words is wrong"] },
-  ]);
+  assert.equal(refused.state.refused?.reason, "budget_words is wrong");
 });
 
 test("a running engine's answer is marked pending only once it is late", () => {
@@ -353,9 +377,9 @@ test("a running engine's answer is marked pending only once it is late", () => {
   assert.deepEqual(update(answered.state, { type: "pending-due", seq }).effects, []);
   // The answer is late: the views are marked, then cleared by the answer.
   const late = update(changed.state, { type: "pending-due", seq });
-  assert.deepEqual(late.effects, [{ type: "pending", on: true }]);
+  assert.deepEqual(late.effects, [{ type: "pending", text: "Computing these settings: the figures shown are for Context word budget: 40 (not 9)." }]);
   const cleared = update(late.state, { type: "answer", seq, answer: resultFor(budget(9)), askedAt: 101 });
-  assert.deepEqual(ofType(cleared.effects, "pending"), [{ type: "pending", on: false }]);
+  assert.deepEqual(ofType(cleared.effects, "pending"), [{ type: "pending", text: null }]);
   // A newer request supersedes the older one's timer.
   const newer = update(changed.state, { type: "controls-changed", policy: budget(12), at: 120 });
   assert.deepEqual(update(newer.state, { type: "pending-due", seq }).effects, []);
@@ -365,7 +389,7 @@ test("asking again for the policy already shown clears the pending mark at once"
   const changed = update(readyPage(), { type: "controls-changed", policy: budget(9), at: 100 });
   const late = update(changed.state, { type: "pending-due", seq: changed.state.sequence });
   const back = update(late.state, { type: "controls-changed", policy: { ...defaults }, at: 130 });
-  assert.deepEqual(ofType(back.effects, "pending"), [{ type: "pending", on: false }]);
+  assert.deepEqual(ofType(back.effects, "pending"), [{ type: "pending", text: null }]);
   assert.ok(!back.effects.some((e) => e.type === "pending-timer"));
 });
 

@@ -151,17 +151,23 @@ test("the page shows each vectors status, and asks again once they load after it
   const shown = update(start, { type: "vectors-status", status: { state: "loading", text: "…" } });
   assert.deepEqual(shown.effects, [{ type: "show-vectors-status", status: { state: "loading", text: "…" } }]);
 
-  const refused = update({ ...start, sequence: 4 }, { type: "request-failed", seq: 4 });
-  assert.equal(refused.state.unanswered, true);
-  const stale = update({ ...start, sequence: 5 }, { type: "request-failed", seq: 4 });
-  assert.equal(stale.state.unanswered, false, "an older request's refusal changes nothing");
+  const embedding = { ...start.policy, scorer: /** @type {const} */ ("embedding") };
+  const failedStatus = { state: /** @type {const} */ ("failed"), text: "The embedding vectors could not be loaded: offline.", retry: true, reason: "offline" };
+  const failing = update({ ...start, policy: embedding, sequence: 4 }, { type: "vectors-status", status: failedStatus });
+  assert.equal(failing.state.vectorsFailure, "offline");
+  const refused = update(failing.state, { type: "request-failed", seq: 4, reason: "the embedding vectors are not loaded" });
+  assert.deepEqual(refused.state.refused, { policy: embedding, reason: "the embedding vectors are not loaded", cause: "vectors" });
+  assert.deepEqual(refused.state.policy, start.shown.policy, "the controls go back to the settings shown");
+  const stale = update({ ...failing.state, sequence: 5 }, { type: "request-failed", seq: 4, reason: "the embedding vectors are not loaded" });
+  assert.equal(stale.state.refused, null, "an older request's refusal changes nothing");
 
   const loaded = update(refused.state, { type: "vectors-status", status: { state: "ready", text: "loaded" } });
   assert.deepEqual(
-    loaded.effects.filter((e) => e.type === "request").map((e) => /** @type {any} */ (e).seq),
-    [5],
+    loaded.effects.filter((e) => e.type === "request").map((e) => /** @type {any} */ (e).policy),
+    [embedding],
   );
-  assert.equal(loaded.state.unanswered, false);
+  assert.deepEqual(loaded.effects.filter((e) => e.type === "write-controls").map((e) => /** @type {any} */ (e).policy), [embedding]);
+  assert.equal(loaded.state.refused, null);
   const notAgain = update(start, { type: "vectors-status", status: { state: "ready", text: "loaded" } });
   assert.deepEqual(notAgain.effects.filter((e) => e.type === "request"), [], "an answered page asks nothing");
 });

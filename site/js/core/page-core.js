@@ -7,13 +7,16 @@
 import { completedGuide, emptyProgress, mergeNotes, stepKey } from "../lms/lms-core.js";
 import { observationText, scoreboardText, snapshot } from "./observations.js";
 import { SHARE_PARAMS, readShareOptions, shareParams } from "./share.js";
+import { readsVectors } from "./scorers.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
+import { pendingText } from "./unanswered.js";
 
 /** @typedef {import("./shapes.js").Result} Result */
 /** @typedef {import("./tables.js").Policy} Policy */
 /** @typedef {import("./state.js").Field} Field */
 /** @typedef {import("./share.js").ShareOptions} ShareOptions */
 /** @typedef {import("../browser/notes.js").Notebook} Notebook */
+/** @typedef {import("./unanswered.js").Refusal} Refusal */
 
 // A running engine answers within a frame or two. Marking the views as pending (an
 // outline and a note on two large panels) costs a style and layout pass to set and
@@ -44,7 +47,7 @@ export const TYPING_PAUSE_MS = 600;
  * @property {number} sequence            the latest request's number; only its answer is shown
  * @property {number | null} inputAt      when the control change being answered happened
  * @property {boolean} addressBehind      the address still shows an older policy than the controls
- * @property {boolean} pending            the views are marked as showing an older result
+ * @property {string | null} pending      while the views show an older result than the controls ask for: the note that says so
  * @property {number | null} pendingDue   the request whose pending mark waits for PENDING_AFTER_MS
  * @property {boolean} replayOnAnswer     a policy change: the inspection replays once its result is shown
  * @property {number | null} typing       the request of the last keystroke, while its replay waits for a pause
@@ -66,8 +69,9 @@ export const TYPING_PAUSE_MS = 600;
  * @property {"prerendered" | "loading" | "ready" | "failed"} engine  as the engine's latest status says
  * @property {boolean} offlineStarted
  * @property {boolean} storeUnopened     the active store was sent while Python was not running: it goes again once Python is ready
- * @property {boolean} unanswered        the latest request was refused unanswered (Python stopped, or the embedding's vectors
- *   failed to load): it is asked again once the vectors are loaded
+ * @property {Refusal | null} refused    settings the page could not compute (Python stopped, the embedding's vectors failed to
+ *   load, the engine refused them): the page went back to the settings shown, and asks again once Python or the vectors are back
+ * @property {string | null} vectorsFailure  why the embedding's vectors failed to load, as their status says it
  * @property {Notebook} notebook
  * @property {"ok" | "blocked" | "full"} storage  once saving failed, the notes live in this tab only
  * @property {string | null} recovered    saved notes that could not be read, kept for export
@@ -81,7 +85,7 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "typing-paused", seq: number}
  *   | {type: "question-committed"}
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
- *   | {type: "request-failed", seq: number}
+ *   | {type: "request-failed", seq: number, reason: string}
  *   | {type: "store-not-opened"}
  *   | {type: "pending-due", seq: number}
  *   | {type: "guide-step", policy: Partial<Policy>, at: number, guide?: string, index?: number, shows?: Shows}
@@ -111,7 +115,8 @@ export const TYPING_PAUSE_MS = 600;
  *   | {type: "request", seq: number, policy: Policy}
  *   | {type: "pending-timer", seq: number, ms: number}
  *   | {type: "typing-timer", seq: number, ms: number}
- *   | {type: "pending", on: boolean}
+ *   | {type: "pending", text: string | null}
+ *   | {type: "show-refusal"}
  *   | {type: "mark", name: string}
  *   | {type: "measure", start: number}
  *   | {type: "mark-asked", query: string}
@@ -221,7 +226,7 @@ export function initialState({ boot, remembered, search, notes }) {
     sequence: 0,
     inputAt: null,
     addressBehind: false,
-    pending: false,
+    pending: null,
     pendingDue: null,
     replayOnAnswer: false,
     typing: null,
@@ -240,7 +245,8 @@ export function initialState({ boot, remembered, search, notes }) {
     engine: "prerendered",
     offlineStarted: false,
     storeUnopened: false,
-    unanswered: false,
+    refused: null,
+    vectorsFailure: null,
     notebook: notes.notebook,
     storage: notes.storage,
     recovered: notes.recovered,
@@ -283,9 +289,11 @@ export function update(state, event) {
     case "vectors-status":
       return step((effects) => {
         effects.push({ type: "show-vectors-status", status: event.status });
-        // A run refused while they failed is asked again once a Retry has them loaded.
-        if (event.status.state !== "ready" || !state.unanswered || state.engine !== "ready") return state;
-        return request(state, effects);
+        const vectorsFailure = event.status.state === "failed" ? (event.status.reason ?? event.status.text) : null;
+        const next = { ...state, vectorsFailure };
+        // Settings refused while they failed are asked again once a Retry has them loaded.
+        if (event.status.state !== "ready" || state.refused?.cause !== "vectors" || state.engine !== "ready") return next;
+        return request(askAgain(next, effects), effects);
       });
     case "controls-changed":
       if (samePolicy(event.policy, state.policy, state.fields)) return { state, effects: [] };
@@ -305,9 +313,12 @@ export function update(state, event) {
     case "answer":
       return catchUpAddress(answer(state, event), event.seq);
     case "request-failed":
-      // The status line already says why Python (or the embedding's vectors) is not available.
       if (event.seq !== state.sequence) return { state, effects: [] };
-      return catchUpAddress({ state: { ...state, unanswered: true }, effects: [] }, event.seq);
+      return step((effects) => {
+        // The vectors' failure is reported before the runs that waited for them are refused.
+        const cause = state.vectorsFailure !== null && readsVectors(state.policy.scorer) ? "vectors" : "python";
+        return refuse(state, { policy: state.policy, reason: event.reason, cause }, effects);
+      });
     case "store-not-opened":
       // Python failed before the store reached it: the next Python opens it before any run.
       return { state: { ...state, storeUnopened: true }, effects: [] };
@@ -411,12 +422,17 @@ function engineStatus(state, status) {
     effects.push({ type: "show-status", status });
     /** @type {State} */
     let next = { ...state, engine: status.state };
+    // The pending note says what Python is doing: it follows.
+    if (next.pending !== null) next = pend(next, true, effects);
     if (status.state === "ready") {
       effects.push({ type: "mark", name: "rw:engine-ready" }); // User Timing, read by bench/ scripts
       if (next.storeUnopened) {
         effects.push({ type: "open-store" });
         next = { ...next, storeUnopened: false };
       }
+      // Settings refused while Python was down are the controls' again (those refused for
+      // the vectors wait for them).
+      if (next.refused?.cause === "python") next = askAgain(next, effects);
       next = request(next, effects);
     }
     // Precache for offline use only once the runtime is in the HTTP cache, so the
@@ -429,17 +445,50 @@ function engineStatus(state, status) {
   });
 }
 
-/** Mark the views pending or not, touching the page only when that changes. @param {State} state @param {boolean} on @param {Effect[]} effects */
+/**
+ * Mark the views pending or not, with the note that says why and whose figures they hold;
+ * the page is touched only when that note changes.
+ * @param {State} state @param {boolean} on @param {Effect[]} effects
+ */
 function pend(state, on, effects) {
-  if (state.pending !== on) effects.push({ type: "pending", on });
-  return { ...state, pending: on };
+  const text = on ? pendingText(state) : null;
+  if (state.pending !== text) effects.push({ type: "pending", text });
+  return { ...state, pending: text };
+}
+
+/**
+ * Settings the page cannot compute: rather than keep controls, address and link that no
+ * figure on screen answers, it goes back to the settings shown, and says where the result
+ * is why, and what would bring them (show-refusal). Nothing of a guided step stays in force.
+ * @param {State} state @param {Refusal} refused @param {Effect[]} effects
+ */
+function refuse(state, refused, effects) {
+  const policy = state.shown.policy;
+  effects.push({ type: "write-controls", policy }, { type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
+  /** @type {State} */
+  let next = { ...state, policy, refused, pendingDue: null, activeStep: null, replayOnAnswer: false, typing: null, inputAt: null, openStage: null, revealPart: null, partAfterPrediction: null };
+  next = pend(next, false, effects);
+  effects.push({ type: "show-refusal" }, { type: "refresh-share" });
+  return writeAddress(next, effects);
+}
+
+/**
+ * Python or the vectors are back: the settings refused are the controls' again, and asked
+ * for (the caller sends the request).
+ * @param {State} state @param {Effect[]} effects @returns {State}
+ */
+function askAgain(state, effects) {
+  if (!state.refused) return state;
+  const { policy } = state.refused;
+  effects.push({ type: "write-controls", policy }, { type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) }, { type: "show-refusal" });
+  return { ...state, policy, refused: null, replayOnAnswer: true, addressBehind: true };
 }
 
 /** Ask the engine for the current policy's result; only the latest answer is shown. @param {State} state @param {Effect[]} effects */
 function request(state, effects) {
   const seq = state.sequence + 1;
   /** @type {State} */
-  let next = { ...state, sequence: seq, pendingDue: null, unanswered: false };
+  let next = { ...state, sequence: seq, pendingDue: null };
   if (samePolicy(state.policy, state.shown.policy, state.fields)) next = pend(next, false, effects);
   else if (state.engine !== "ready") next = pend(next, true, effects);
   else {
@@ -457,7 +506,8 @@ function request(state, effects) {
 function applyPolicy(state, policy, at, effects) {
   // Any change but a keystroke replays the inspection once answered, which settles typing too.
   /** @type {State} */
-  let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, openStage: null, revealPart: null, partAfterPrediction: null };
+  let next = { ...state, policy, inputAt: at, appliedAt: at, replayOnAnswer: true, addressBehind: true, typing: null, openStage: null, revealPart: null, partAfterPrediction: null, refused: null };
+  if (state.refused) effects.push({ type: "show-refusal" });
   // The policy asked for last, beside the one shown (mark-shown): a test waits for the two to agree.
   effects.push({ type: "mark-asked", query: writeQuery(policy, state.fields).slice(1) });
   next = request(next, effects);
@@ -515,12 +565,7 @@ function answer(state, { seq, answer, askedAt }) {
   return step((effects) => {
     /** @type {State} */
     const next = { ...state, pendingDue: null };
-    if (answer.error) {
-      // The views keep the last result that could be computed, marked as not matching the controls.
-      const refused = pend(next, true, effects);
-      effects.push({ type: "show-notices", messages: [`The engine refused this configuration: ${answer.error.message}`] });
-      return refused;
-    }
+    if (answer.error) return refuse(next, { policy: state.policy, reason: answer.error.message, cause: "engine" }, effects);
     /** @type {Result} */
     const shown = answer;
     const { chosenId, choice } = followChoice(shown, state.chosenId, state.choice);

@@ -7,6 +7,7 @@
 // browser keeps them for offline use.
 
 import { announceNewVersion, keptOffline, watchOffline } from "../browser/offline.js";
+import { refusalText } from "../core/unanswered.js";
 import { setHidden, setText, showStatus } from "../views/view.js";
 
 /** @typedef {import("../python/engine-client.js").VectorsStatus} VectorsStatus */
@@ -30,6 +31,18 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
     offline.textContent = message === saved && vectorsKept ? (offline.dataset.savedVectors ?? message) : message;
   };
   byId("engine-retry").addEventListener("click", () => engine.retry());
+  // The refusal's button brings back what was missing: the vectors, or Python.
+  const refusal = { box: byId("refusal"), text: byId("refusal-text"), retry: byId("refusal-retry") };
+  refusal.retry.addEventListener("click", () => (state().refused?.cause === "vectors" ? engine.retryVectors() : engine.retry()));
+  const showRefusal = () => {
+    const { refused, shown, vectorsFailure } = state();
+    setHidden(refusal.box, !refused);
+    if (!refused) return;
+    setText(refusal.text, refusalText(refused, shown.policy, vectorsFailure));
+    // An engine that refused the settings themselves has nothing to retry.
+    setHidden(refusal.retry, refused.cause === "engine");
+    setText(refusal.retry, refused.cause === "vectors" ? "Download the vectors again" : "Start Python again");
+  };
   announceNewVersion(boot.buildId, showOfflineStatus);
   const registerOffline = watchOffline(boot.buildId, saved, showOfflineStatus);
 
@@ -69,6 +82,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
   return {
     "show-status": ({ status }) => showStatus(status),
     "show-vectors-status": ({ status }) => showVectors(status),
+    "show-refusal": () => showRefusal(),
     // A refused open leaves the store before in force. A failed Python already says so in
     // the status line, and the store goes again once a Retry has Python ready. A learner's
     // file is opened (and checked) by store-opening.js.
@@ -78,7 +92,7 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
       const askedAt = performance.now();
       engine.run(policy).then(
         (answer) => dispatch({ type: "answer", seq, answer, askedAt }),
-        () => dispatch({ type: "request-failed", seq }),
+        (/** @type {unknown} */ error) => dispatch({ type: "request-failed", seq, reason: error instanceof Error ? error.message : String(error) }),
       );
     },
     "pending-timer": ({ seq, ms }) => window.setTimeout(() => dispatch({ type: "pending-due", seq }), ms),

@@ -24,7 +24,7 @@ export function setUp({ byId, dispatch, state, boot, placed }) {
       showResult(placed, shown, { tenantLabels, chosenId, choice, page });
     },
     "show-chosen": () => showChosen(placed, state().shown, state().chosenId, state().choice),
-    pending: ({ on }) => setPending(on),
+    pending: ({ text }) => setPending(text),
     "show-notices": ({ messages }) => showNotices(messages),
     // The policy asked for last and the one the views show, as query strings: a test
     // waits for the two to agree. Neither attribute is styled, so writing them costs no

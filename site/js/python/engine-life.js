@@ -59,6 +59,7 @@ const STEPS = 4;
  * @property {number} [loaded]
  * @property {number} [total]
  * @property {boolean} [retry]  failed, and their own Retry (not Python's) may help
+ * @property {string} [reason]  failed: why, in a few words
  */
 
 /**
@@ -270,7 +271,7 @@ export function life(state, event) {
       return {
         state: { ...state, vectors: "failed", pending: state.pending.filter((r) => !waiting.includes(r)) },
         effects: [
-          { type: "vectors-status", status: { state: "failed", text, retry: true } },
+          { type: "vectors-status", status: { state: "failed", text, retry: true, reason: event.reason } },
           ...waiting.map((r) => /** @type {Effect} */ ({ type: "reject", id: r.id, reason: "the embedding vectors are not loaded" })),
         ],
       };

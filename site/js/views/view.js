@@ -361,10 +361,16 @@ export function showChosen(placed, result, chosenId, choice) {
   place(placed, "score-breakdown", renderBreakdown(result, chosenId, choice));
 }
 
-/** @param {boolean} pending the views show an older result than the controls */
-export function setPending(pending) {
+/** @param {string | null} note  while the views show an older result than the controls: the sentence that says so */
+export function setPending(note) {
+  const pending = note !== null;
   byId("experiment").toggleAttribute("data-pending", pending);
   byId("records").toggleAttribute("data-pending", pending);
+  for (const id of ["pending-note", "records-pending-note"]) {
+    const line = byId(id);
+    setText(line, note ?? "");
+    setHidden(line, !pending);
+  }
 }
 
 /** @param {import("../python/engine-client.js").Status} status */
