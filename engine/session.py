@@ -129,6 +129,9 @@ class Session:
         self.lengths = record_lengths(self.index)
         self._scores: Recent[str, QuestionScores] = Recent(_QUESTIONS_KEPT)
         self._bm25: Recent[tuple[str, float, float, bool], BM25Scores] = Recent(_QUESTIONS_KEPT)
+        # BM25's shares by question, k1 and b, kept like the scores they divide: a pass over
+        # every record, which a change that keeps those three need not make again.
+        self._shares: Recent[tuple[str, float, float], Shares] = Recent(_QUESTIONS_KEPT)
         # The per-term parts of every record as JSON text, by terms key.
         self._encoded: Recent[str, str] = Recent(_QUESTIONS_KEPT)
         self._embedding = embedding
@@ -284,7 +287,10 @@ class Session:
         # Every scorer the answer shows: the policy's ranks and packs, the others rank the
         # same candidates beside it. A new scorer is one more entry here.
         # BM25's divisor is the best among the tenant's own records: the tenant is a hard filter.
-        shares = shares_within(bm25.scores, self.tenants)
+        # Not keyed by with_parts: the scores are the same floats either way (score_question_bm25).
+        shares = self._shares.get(
+            (text, policy.bm25_k1, policy.bm25_b), lambda: shares_within(bm25.scores, self.tenants)
+        )
         scorings: dict[str, AnyScoring] = {"tfidf": tfidf_scoring(tfidf), "bm25": bm25_scoring(bm25, shares.relative)}
         meaning: EmbeddingScores | None = None
         fusion: Fusion | None = None

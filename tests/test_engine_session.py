@@ -159,3 +159,19 @@ def test_per_term_parts_are_named_by_store_and_question() -> None:
     edited["records"][0]["text"] += " region"
     keys = [json.loads(open_session(s).answer_json("{}"))["terms_key"] for s in (store, edited, store)]
     assert keys[0] == keys[2] != keys[1]
+
+
+def test_budget_changes_divide_bm25_once_per_question(monkeypatch: Any) -> None:
+    """BM25's shares are kept with the question: a change of budget or recency makes none again."""
+    calls: list[int] = []
+    from engine.bm25 import shares_within
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return shares_within(*args)
+
+    monkeypatch.setattr("engine.session.shares_within", counted)
+    session = open_session(load_json(FIXTURES / "store.json"))
+    for change in ({}, {"budget_words": 60}, {"recency_weight": 0.5}, {"scorer": "bm25"}):
+        assert "error" not in json.loads(session.answer_json(json.dumps(change)))
+    assert len(calls) == 1
