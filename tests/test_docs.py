@@ -62,3 +62,12 @@ def test_the_readme_counts_the_default_store_s_guided_steps_and_their_score() ->
     assert example is not None
     right, total, score = map(int, example.groups())
     assert total == steps and score == int(100 * right / steps + 0.5)
+
+
+def test_the_readme_s_flag_error_is_what_the_command_line_says() -> None:
+    """The example of a refused flag value is the command line's own line for it."""
+    quoted = re.search(r"value as typed \(`(--[\w-]+): (.*?), not (\S+)`\)", " ".join(README.split()))
+    assert quoted is not None
+    flag, rule, value = quoted.groups()
+    done = subprocess.run([sys.executable, "-m", "engine", flag, value], cwd=ROOT, capture_output=True, text=True)
+    assert done.stderr == f"python -m engine: error: {flag}: {rule}, not {value}\n"
