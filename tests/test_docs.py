@@ -32,6 +32,18 @@ def test_readme_gives_the_two_commands_and_ci_runs_the_test_one() -> None:
     assert "serve)" in dev and "test)" in dev and "apt-get install" in dev and "npm ci" in dev
 
 
+def test_the_readme_says_what_each_set_up_installs_how_long_it_takes_and_how_to_stop() -> None:
+    """Under the two commands: the extra each one installs (the ones dev.sh installs, see
+    below), how long the first set-up takes, and how the server stops."""
+    text = " ".join(README.split("## How it works")[0].split())
+    serve = re.search(r"The first `bash dev.sh serve` sets up for about \d+ seconds.*?\.\[(\w+)\]", text)
+    test = re.search(r"The first `bash dev.sh test` .*?\.\[(\w+)\]\"`, about \w+ minutes more", text)
+    assert serve is not None and test is not None
+    assert (serve.group(1), test.group(1)) == ("site", "dev")
+    assert "Press Ctrl+C in that terminal to stop the server" in text
+    assert "(Ctrl+C to stop)" in (ROOT / "build.py").read_text()  # and the server's own line says so
+
+
 def test_readme_command_line_examples_run() -> None:
     """Each `python -m engine …` example in the README exits 0."""
     examples = re.findall(r"^(python -m engine[^\n#]*)", README, re.M)
