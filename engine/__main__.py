@@ -127,14 +127,16 @@ def _store_lists(store: Any) -> dict[str, list[str]]:
 
 def _add_flag(parser: argparse.ArgumentParser, field: Field, lists: dict[str, list[str]]) -> None:
     """One flag per row of the field table, spelled as the field with dashes. Every value is
-    kept as typed: the engine checks it (``policy_from``), so the rules and their words are
-    the page's and the store file's too."""
+    kept as typed, read as a number or a switch by ``policy_from`` and checked by the engine,
+    so the rules and their words are the page's and the store file's too."""
     if field.kind == "bool":
         parser.add_argument(field.flag, action=_Switch, help=field.describe())
     elif field.kind == "choice":
         ids = lists.get(field.choices_from or "")
         help_text = field.describe() + (f": {', '.join(ids)}" if ids else "")
-        parser.add_argument(field.flag, metavar=(field.choices_from or field.name + "s")[:-1].upper(), help=help_text)
+        parser.add_argument(
+            field.flag, metavar=(field.choices_from[:-1] if field.choices_from else field.name).upper(), help=help_text
+        )
     elif field.kind == "text":
         parser.add_argument(field.flag, metavar="TEXT", help=field.describe())
     else:
