@@ -9,13 +9,35 @@ cd "$(dirname "$0")"
 VENV=.venv
 PY="$VENV/bin/python"
 
+# Set-up steps run again only when what they install from has changed: each leaves a stamp
+# holding the checksum of its file (pyproject.toml, package-lock.json), so serving again
+# starts at once. Delete .venv/ or node_modules/ to install afresh.
+current() {
+  # $1: a stamp, $2: the file it remembers. True when the stamp holds the file's checksum.
+  [ -f "$1" ] && [ "$(cat "$1")" = "$(cksum < "$2")" ]
+}
+
 setup() {
+  # $1: the pyproject.toml extra to install: site (build and serve) or dev (every check and
+  # test; it holds site).
   if [ ! -x "$PY" ]; then
     python3 -m venv "$VENV"
   fi
-  "$PY" -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-  # Pyodide's runtime files come from the npm package pinned in package-lock.json.
-  npm ci --no-audit --no-fund --loglevel=error
+  if ! current "$VENV/.installed-$1" pyproject.toml; then
+    echo "Installing the Python packages (.[$1])…"
+    "$PY" -m pip install --quiet --disable-pip-version-check -e ".[$1]"
+    cksum < pyproject.toml > "$VENV/.installed-$1"
+    if [ "$1" = dev ]; then
+      cp "$VENV/.installed-dev" "$VENV/.installed-site"
+    fi
+  fi
+  # Pyodide's runtime files (and esbuild, which bundles the page) come from the npm
+  # packages pinned in package-lock.json; npm ci empties node_modules/ first, stamp and all.
+  if ! current node_modules/.installed-lock package-lock.json; then
+    echo "Installing the npm packages (npm ci)…"
+    npm ci --no-audit --no-fund --loglevel=error
+    cksum < package-lock.json > node_modules/.installed-lock
+  fi
 }
 
 ensure_chromium() {
@@ -50,11 +72,11 @@ FAST_TESTS=(tests --ignore=tests/browser --ignore=tests/test_build.py --ignore=t
 
 case "${1:-}" in
   serve)
-    setup
+    setup site
     exec "$PY" build.py --serve --port "${PORT:-8000}"
     ;;
   test)
-    setup
+    setup dev
     if [ "${2:-}" = fast ]; then
       checks
       exec "$PY" -m pytest -q "${FAST_TESTS[@]}" "${@:3}"

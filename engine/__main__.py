@@ -1,9 +1,10 @@
 """Command line: ``python -m engine [--fixtures FILE] [--vectors FILE] [policy flags] [--json]``.
 
 Prints the records table, the tray and the coverage, or with ``--json`` the result
-object the page receives. Bad input exits with status 2 and one line naming it; a store
-with problems, with one line for each (as ``build.py --store`` lists them). ``--help``
-lists the questions and tenants of the store ``--fixtures`` names.
+object the page receives. Bad input exits with status 2 and one line naming it: a flag's
+value by its flag and as it was typed, the engine's rule after it; a store with problems,
+with one line for each (as ``build.py --store`` lists them). ``--help`` lists the
+questions and tenants of the store ``--fixtures`` names.
 """
 
 from __future__ import annotations
@@ -11,13 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
 from .api import evaluate, run
-from .fields import FIELDS, POLICY_FIELDS, Field
+from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
+from .parse import _show
 from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, bm25_divisor
 from .shapes import ErrorResult, Evaluation, Result
 from .version import __version__
@@ -26,16 +30,55 @@ from .version import __version__
 DEFAULT_STORE = Path(__file__).resolve().parent.parent / "fixtures" / "store.json"
 
 
+# A number as JSON writes one. What else is typed for a number flag reaches the engine as
+# text and is refused by the field's rule, so "nan", "0x10" or "1_000" read as no number.
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_SWITCH_VALUES = {"true": True, "false": False}
+
+
+def _as_typed(text: str) -> str:
+    """A value echoed as typed; an empty one as "", so a message does not end in "not "."""
+    return text or '""'
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One line, not argparse's usage block: the problem is what the user needs.
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+class _Switch(argparse.Action):
+    """An on/off flag: ``--name`` turns it on, ``--no-name`` off, and ``--name=true`` or
+    ``false`` (as page links spell it) sets it. Another value is kept as typed, for the
+    engine to refuse by the field's rule."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        (flag,) = option_strings
+        super().__init__([flag, "--no-" + flag[2:]], dest, nargs="?", metavar="true|false", **kwargs)
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None
+    ) -> None:
+        if option != self.option_strings[0]:
+            if values is not None:
+                parser.error(f"{option} takes no value, not {_as_typed(values)}")
+            values = "false"
+        setattr(namespace, self.dest, "true" if values is None else values)
+
+
+class _Formatter(argparse.HelpFormatter):
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        if isinstance(action, _Switch):
+            # The value is optional and only the first spelling takes one.
+            return f"{action.option_strings[0]} [true|false], {action.option_strings[1]}"
+        return super()._format_action_invocation(action)
+
+
 def build_parser(store: Any = None) -> argparse.ArgumentParser:
     """The parser; with a store (its JSON), the question and tenant flags offer its own ids."""
     parser = _Parser(
         prog="python -m engine",
+        formatter_class=_Formatter,
         description="Score, scope and pack the memory records of a store against one question, "
         "explaining every exclusion. Flags left out take the defaults shown.",
     )
@@ -83,22 +126,39 @@ def _store_lists(store: Any) -> dict[str, list[str]]:
 
 
 def _add_flag(parser: argparse.ArgumentParser, field: Field, lists: dict[str, list[str]]) -> None:
-    """One flag per row of the field table, spelled as the field with dashes."""
+    """One flag per row of the field table, spelled as the field with dashes. Every value is
+    kept as typed, read as a number or a switch by ``policy_from`` and checked by the engine,
+    so the rules and their words are the page's and the store file's too."""
     if field.kind == "bool":
-        parser.add_argument(field.flag, action=argparse.BooleanOptionalAction, default=None, help=field.describe())
+        parser.add_argument(field.flag, action=_Switch, help=field.describe())
     elif field.kind == "choice":
-        if field.choices_from:
-            ids = lists.get(field.choices_from)
-            help_text = field.describe() + (f": {', '.join(ids)}" if ids else "")
-            parser.add_argument(field.flag, metavar=field.choices_from[:-1].upper(), help=help_text)
-            return
-        parser.add_argument(field.flag, choices=field.values, help=field.describe())
+        ids = lists.get(field.choices_from or "")
+        help_text = field.describe() + (f": {', '.join(ids)}" if ids else "")
+        parser.add_argument(
+            field.flag, metavar=(field.choices_from[:-1] if field.choices_from else field.name).upper(), help=help_text
+        )
     elif field.kind == "text":
         parser.add_argument(field.flag, metavar="TEXT", help=field.describe())
     else:
-        kind = int if field.kind == "int" else float
-        metavar = field.name.rsplit("_", 1)[-1].upper()
-        parser.add_argument(field.flag, type=kind, metavar=metavar, help=field.describe())
+        parser.add_argument(field.flag, metavar=field.name.rsplit("_", 1)[-1].upper(), help=field.describe())
+
+
+def policy_from(typed: dict[str, str]) -> dict[str, Any]:
+    """The policy object for the typed flags' values (by field name): numbers and switches
+    read as JSON reads them, everything else left as text."""
+    policy: dict[str, Any] = {}
+    for name, text in typed.items():
+        kind = FIELDS_BY_NAME[name].kind
+        value: Any = text
+        if kind == "bool":
+            value = _SWITCH_VALUES.get(text, text)
+        elif kind in ("int", "number") and _NUMBER.fullmatch(text):
+            try:
+                value = int(text)
+            except ValueError:  # a fraction or an exponent, or more digits than int() reads
+                value = float(text)
+        policy[name] = value
+    return policy
 
 
 def load_store(path: Path | None) -> Any:
@@ -182,9 +242,11 @@ def format_evaluation(evaluation: Evaluation) -> str:
         if name not in ("question", "question_text", "scorer")
     )
     measured = len(evaluation["measured"])
+    note = own_question_note(evaluation)
     lines = [
         f"Evaluation: every question under every scorer, k = {k} (max_records)",
         f"Policy:     {shown}",
+        *([note, ""] if note else []),
         "",
         f"Means over {measured} question{'' if measured == 1 else 's'} with supporting records (* best in its column)",
         f"{'Scorer':<10}" + "".join(f"{heading:>13}" for heading in evaluation["measure_names"].values()),
@@ -212,6 +274,18 @@ def format_evaluation(evaluation: Evaluation) -> str:
             f"{row['question']:<{width}}  {SCORER_NAMES[row['scorer']]:<9} {first:>5} {hits:>6}  {ranking}; {supporting}"
         )
     return "\n".join(lines)
+
+
+def own_question_note(evaluation: Evaluation) -> str | None:
+    """What an evaluation did with the own question the policy holds, if any: nothing, as
+    engine/evaluate.py sets it aside."""
+    text = evaluation["policy"].get("question_text")
+    if not text:
+        return None
+    return (
+        f"Not evaluated: your own question (--question-text {_flag_value(text)}): it has no supporting "
+        "records to measure against, so the store's questions are measured instead."
+    )
 
 
 def _score_lines(result: Result) -> list[str]:
@@ -273,22 +347,37 @@ def _store_named(argv: list[str] | None) -> Any:
         return None
 
 
-def error_lines(error: Any, source: Path) -> str:
+def error_lines(error: Any, source: Path, typed: dict[str, str], policy: dict[str, Any], vectors: bool) -> str:
     """An error result as the command line says it: one line, or one line per problem of a
-    store (or of several policy values), each with its path."""
-    problems = error["problems"]
+    store (each with its path in the file) or of several flags. A policy value's problem
+    names its flag and echoes the value as it was typed (2, not 2.0); the vector file's
+    names --vectors when that was typed."""
+    lines = []
+    for problem in error["problems"]:
+        path, message = problem["path"], problem["message"]
+        name = path.removeprefix("policy.")
+        if error["name"] == "InvalidPolicy" and name in typed:
+            # The engine shows the value it was given as the last words; say it as typed.
+            tail = f", not {_show(policy[name])}"
+            if message.endswith(tail):
+                message = message[: -len(tail)] + f", not {_as_typed(typed[name])}"
+            path = FIELDS_BY_NAME[name].flag
+        elif path == "vectors":
+            path = "--vectors" if vectors else ""
+        lines.append(f"{path}: {message}" if path else message)
     if error["name"] == "InvalidStore":
         head = f"{source} is not a valid store:"
-    elif len(problems) > 1:
-        head = "the policy is not valid:"
+    elif len(lines) > 1:
+        head = "these flags are not valid:"
     else:
-        return f"python -m engine: error: {error['message']}"
-    return "\n".join([f"python -m engine: error: {head}", *(f"  {p['path']}: {p['message']}" for p in problems)])
+        return f"python -m engine: error: {lines[0]}"
+    return "\n".join([f"python -m engine: error: {head}", *(f"  {line}" for line in lines)])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser(_store_named(argv)).parse_args(argv)
-    policy = {name: getattr(args, name) for name in POLICY_FIELDS if getattr(args, name) is not None}
+    typed = {name: getattr(args, name) for name in POLICY_FIELDS if getattr(args, name) is not None}
+    policy = policy_from(typed)
     try:
         store = load_store(args.fixtures)
     except ValueError as error:
@@ -297,10 +386,16 @@ def main(argv: list[str] | None = None) -> int:
     request = {"store": store, "policy": policy}
     result = evaluate(request, vectors=args.vectors) if args.evaluate else run(request, vectors=args.vectors)
     if "error" in result:
-        print(error_lines(cast(ErrorResult, result)["error"], args.fixtures or DEFAULT_STORE), file=sys.stderr)
+        refused = cast(ErrorResult, result)["error"]
+        source = args.fixtures or DEFAULT_STORE
+        print(error_lines(refused, source, typed, policy, args.vectors is not None), file=sys.stderr)
         return 2
     if args.json:
         text = json.dumps(result, ensure_ascii=False, indent=2)
+        note = own_question_note(cast(Evaluation, result)) if args.evaluate else None
+        if note:
+            # Beside the object, not in it: the page and scripts read the same object.
+            print(f"python -m engine: note: {note}", file=sys.stderr)
     elif args.evaluate:
         text = format_evaluation(cast(Evaluation, result))
     else:

@@ -62,8 +62,22 @@ _HEADER_KEYS: dict[str, type] = {
 }
 
 
+# Each header type as a message names it, in JSON's words rather than Python's.
+_KIND_WORDS = {int: "a whole number", str: "text", bool: "true or false"}
+
+
 class VectorFileError(ValueError):
     """The bytes are not a vector file this engine can read; the message says what is wrong."""
+
+
+def _json(value: Any) -> str:
+    """A header value as its JSON text, cut short: the file's own spelling, not Python's."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _not_utf8(what: str, error: UnicodeDecodeError) -> VectorFileError:
+    return VectorFileError(f"{what} is not UTF-8 text (from its byte {error.start})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +173,7 @@ class StaticEmbedding:
         try:
             tokens = file.read(header["vocab_bytes"]).decode("utf-8").split("\n")
         except UnicodeDecodeError as error:
-            raise VectorFileError(f"the vocabulary is not UTF-8: {error}") from None
+            raise _not_utf8("the vocabulary", error) from None
         if len(tokens) != n:
             raise VectorFileError(f"the vocabulary holds {len(tokens)} tokens, the header says {n}")
         scales = little_endian_array("f", file.read(4 * n))
@@ -257,15 +271,28 @@ def read_header(file: io.BufferedIOBase, size: int) -> tuple[Any, int]:
     """The JSON header of a vector file of ``size`` bytes, read from its start (not checked
     further), and where the vocabulary after it starts."""
     start = file.read(8)
-    if len(start) < 8 or start[:4] != MAGIC:
-        raise VectorFileError(f"not a vector file: it should start with {MAGIC!r}, not {start[:4]!r}")
+    if not start:
+        raise VectorFileError("not a vector file: it is empty")
+    if start[:4] != MAGIC[: len(start)]:
+        head = start[:4]
+        # Text when it is printable (another format's own magic, often), else the bytes in hex.
+        shown = json.dumps(head.decode()) if all(32 <= b < 127 for b in head) else "the bytes " + head.hex(" ")
+        raise VectorFileError(f"not a vector file: it does not start with {MAGIC.decode()} (it starts with {shown})")
+    if len(start) < 8:
+        raise VectorFileError(
+            f"not a vector file: it is {len(start)} bytes long, too short for a vector file's 8-byte start"
+        )
     (header_length,) = struct.unpack_from("<I", start, 4)
     if 8 + header_length > size:
         raise VectorFileError(f"the header says it is {header_length} bytes long, past the file's end")
     try:
-        header = json.loads(file.read(header_length).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise VectorFileError(f"the header is not UTF-8 JSON: {error}") from None
+        text = file.read(header_length).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _not_utf8("the header", error) from None
+    try:
+        header = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise VectorFileError(f"the header is not JSON (at line {error.lineno}, column {error.colno})") from None
     return header, 8 + header_length
 
 
@@ -274,33 +301,37 @@ def _check_header(header: Any) -> None:
         raise VectorFileError("the header is not a JSON object")
     for key, kind in _HEADER_KEYS.items():
         if key not in header:
-            raise VectorFileError(f"the header has no {key!r}")
+            raise VectorFileError(f"the header has no {_json(key)}")
         value = header[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise VectorFileError(f"the header's {key!r} should be a {kind.__name__}, not {value!r}")
+            raise VectorFileError(f"the header's {_json(key)} should be {_KIND_WORDS[kind]}, not {_json(value)}")
     if header["format"] != FORMAT:
         raise VectorFileError(f"format {header['format']} is not {FORMAT}, the one this engine reads")
     if header["quantisation"] != "int8-row":
-        raise VectorFileError(f"quantisation {header['quantisation']!r} is not 'int8-row', the one this engine reads")
+        raise VectorFileError(
+            f'quantisation {_json(header["quantisation"])} is not "int8-row", the one this engine reads'
+        )
     if header.get("strip_accents", None) not in (None, True, False):
         raise VectorFileError(
-            f"the header's 'strip_accents' should be true, false or null, not {header['strip_accents']!r}"
+            f'the header\'s "strip_accents" should be true, false or null, not {_json(header["strip_accents"])}'
         )
     header.setdefault("strip_accents", None)
     for key in ("dims", "tokens", "max_input_chars_per_word"):
         if header[key] < 1:
-            raise VectorFileError(f"the header's {key!r} should be at least 1, not {header[key]}")
+            raise VectorFileError(f"the header's {_json(key)} should be at least 1, not {header[key]}")
     for key in ("neighbours", "vocab_bytes"):
         if header[key] < 0:
-            raise VectorFileError(f"the header's {key!r} should not be negative, not {header[key]}")
+            raise VectorFileError(f"the header's {_json(key)} should not be negative, not {header[key]}")
     if header["neighbours"] >= header["tokens"]:
         raise VectorFileError(f"{header['neighbours']} neighbours per token, but only {header['tokens']} tokens")
     max_length = header.get("max_length", DEFAULT_MAX_LENGTH)
     if max_length is not None and (not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1):
-        raise VectorFileError(f"the header's 'max_length' should be a positive integer or null, not {max_length!r}")
+        raise VectorFileError(
+            f'the header\'s "max_length" should be a whole number of at least 1, or null, not {_json(max_length)}'
+        )
     special = header.get("special_tokens")
     if special is not None and not (isinstance(special, list) and all(isinstance(s, str) for s in special)):
-        raise VectorFileError("the header's 'special_tokens' should be a list of strings")
+        raise VectorFileError('the header\'s "special_tokens" should be a list of texts')
 
 
 def _median_length(tokens: Sequence[str]) -> int:

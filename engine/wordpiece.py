@@ -22,6 +22,7 @@ Offsets count code points of the text given, as ``tokenizers``' Python ``Encodin
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from bisect import bisect_right
@@ -116,10 +117,12 @@ class WordPiece:
         self.index: dict[str, int] = {}
         for i, token in enumerate(self.vocabulary):
             if token in self.index:
-                raise ValueError(f"the vocabulary lists {token!r} twice (ids {self.index[token]} and {i})")
+                raise ValueError(
+                    f"the vocabulary lists {json.dumps(token, ensure_ascii=False)} twice (ids {self.index[token]} and {i})"
+                )
             self.index[token] = i
         if unk_token not in self.index:
-            raise ValueError(f"the unknown token {unk_token!r} is not in the vocabulary")
+            raise ValueError(f"the unknown token {json.dumps(unk_token, ensure_ascii=False)} is not in the vocabulary")
         if max_input_chars_per_word < 1:
             raise ValueError(f"max_input_chars_per_word must be at least 1, not {max_input_chars_per_word}")
         self.unk_token = unk_token
@@ -134,7 +137,7 @@ class WordPiece:
             special_tokens = [token for token in BERT_SPECIAL_TOKENS if token in self.index]
         for token in special_tokens:
             if token not in self.index or not token:
-                raise ValueError(f"the special token {token!r} is not in the vocabulary")
+                raise ValueError(f"the special token {json.dumps(token, ensure_ascii=False)} is not in the vocabulary")
         self.special_tokens: tuple[str, ...] = tuple(special_tokens)
         self._longest = max(len(token) for token in self.vocabulary)
         self._classes = _classes()

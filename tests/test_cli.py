@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.fields import MIN_SIMILARITY
+from engine.__main__ import main
+from engine.fields import FIELDS, MIN_SIMILARITY, Field
+from engine.parse import NO_WORDS
 from harness import ROOT
+from harness.fixtures import STORE
 from sitebuild.files import BuildError
 from sitebuild.store import load_store
 
@@ -89,12 +92,18 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
     """Out-of-range values, bad types, missing or malformed files: status 2 and one line."""
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
+    vectors = tmp_path / "vectors.rwse"
+    vectors.write_bytes(b"NOPE and more")
     cases = [
-        (("--budget-words", "900"), "policy.budget_words: must be a whole number from 0 to 500"),
-        (("--budget-words", "x"), "--budget-words: invalid int value"),
+        (("--budget-words", "900"), "error: --budget-words: must be a whole number from 0 to 500, not 900"),
+        (("--budget-words", "x"), "error: --budget-words: must be a whole number from 0 to 500, not x"),
         (("--fixtures", str(tmp_path / "none.json")), "does not exist"),
         (("--fixtures", str(broken)), "is not valid JSON"),
-        (("--store", "semntic"), "invalid choice"),
+        (("--store", "semntic"), 'error: --store: "semntic" is not one of semantic, episodic'),
+        (
+            ("--scorer", "embedding", "--vectors", str(vectors)),
+            f'error: --vectors: {vectors}: not a vector file: it does not start with RWSE (it starts with "NOPE")',
+        ),
     ]
     for args, message in cases:
         out = cli(*args)
@@ -148,6 +157,7 @@ def test_a_malformed_store_is_refused_with_every_problem_and_its_path_as_the_bui
     out = cli("--fixtures", str(bad))
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()
+    # A store's problems keep the paths of the store file: that is where they are mended.
     assert lines == [
         f"python -m engine: error: {bad} is not a valid store:",
         "  schema: must be 1, not 2",
@@ -159,12 +169,70 @@ def test_a_malformed_store_is_refused_with_every_problem_and_its_path_as_the_bui
     with pytest.raises(BuildError) as refused:
         load_store(bad)
     assert str(refused.value).splitlines()[1:] == lines[1:]
-    two = cli("--budget-words", "900", "--max-records", "99")
+    two = cli("--budget-words", "900", "--max-records", "99", "--recency-weight", "2")
     assert two.stderr.strip().splitlines() == [
-        "python -m engine: error: the policy is not valid:",
-        "  policy.budget_words: must be a whole number from 0 to 500, not 900",
-        "  policy.max_records: must be a whole number from 1 to 50, not 99",
+        "python -m engine: error: these flags are not valid:",
+        "  --recency-weight: must be a number from 0 to 1, not 2",
+        "  --budget-words: must be a whole number from 0 to 500, not 900",
+        "  --max-records: must be a whole number from 1 to 50, not 99",
     ]
+
+
+BAD_SWITCHES = (("yes", "yes"), ("1", "1"), ("", '""'))
+
+
+def bad_values(field: Field) -> list[tuple[list[str], str]]:
+    """Values of the wrong kind or out of range for one field, each as typed on the command
+    line, with the message that must follow its flag: the field's rule, the value as typed."""
+    flag = field.flag
+    if field.kind in ("number", "int"):
+        assert field.minimum is not None and field.maximum is not None
+        # "2" was echoed "2.0", and "1e9" "1000000000.0", once argparse had made them floats.
+        typed = [f"{field.maximum + 1:g}", "1e9", "x", "nan", f"{field.minimum - 1:g}"]
+        typed += ["2.5"] if field.kind == "int" else []
+        return [([f"{flag}={value}"], f"{field.rule()}, not {value}") for value in typed]
+    if field.kind == "bool":
+        # An empty value is shown as "", so that the line does not end in "not ".
+        return [([f"{flag}={value}"], f"must be true or false, not {shown}") for value, shown in BAD_SWITCHES]
+    if field.kind == "choice":
+        allowed = [item["id"] for item in STORE[field.choices_from]] if field.choices_from else list(field.values)
+        return [([flag, value], f'"{value}" is not one of {", ".join(allowed)}') for value in ("nope", "SEMANTIC")]
+    assert field.kind == "text" and field.max_length is not None
+    too_long = "a" * (field.max_length + 1)
+    return [([flag, too_long], f"{field.rule()} (this one has {field.max_length + 1})"), ([flag, " \t "], NO_WORDS)]
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The command line run in this process (fast: one store read, no interpreter start)."""
+    try:
+        status = main(args)
+    except SystemExit as exit:
+        status = int(exit.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("field", FIELDS, ids=lambda field: field.name)
+def test_every_policy_flag_s_error_names_the_flag_and_echoes_the_value_as_typed(
+    field: Field, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """From the field table: each flag's bad values are refused in one line that names the
+    flag typed (not the policy path) and the value as typed (not as Python reads it)."""
+    for args, message in bad_values(field):
+        status, out, err = run_main(args, capsys)
+        assert (status, out) == (2, ""), args
+        assert err == f"python -m engine: error: {field.flag}: {message}\n", args
+
+
+def test_switches_take_true_or_false_as_links_spell_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """--previous-sessions=true and --latest-per-key=false set the policy as the flags alone do;
+    the --no- form takes no value."""
+    status, out, _ = run_main(["--json", "--previous-sessions=true", "--latest-per-key", "false"], capsys)
+    policy = json.loads(out)["policy"]
+    assert status == 0 and policy["previous_sessions"] is True and policy["latest_per_key"] is False
+    status, out, err = run_main(["--no-latest-per-key=true"], capsys)
+    assert (status, out) == (2, "")
+    assert err == "python -m engine: error: --no-latest-per-key takes no value, not true (see --help)\n"
 
 
 def test_output_closed_early_ends_quietly() -> None:
@@ -194,3 +262,23 @@ def test_help_lists_the_questions_and_tenants_of_the_store_it_names() -> None:
         for name in ("questions", "tenants"):
             ids = ", ".join(item["id"] for item in store[name])
             assert ids in shown and ids not in other, (name, ids)
+
+
+def test_evaluate_says_an_own_question_is_not_evaluated(capsys: pytest.CaptureFixture[str]) -> None:
+    """--evaluate measures the store's questions against their supporting records; a question
+    of one's own has none, so the output says it is set aside (on stderr with --json, whose
+    output stays the engine's object), and says nothing of it when none was typed."""
+    own = ["--evaluate", "--question-text", "where do our servers live"]
+    status, out, err = run_main(own, capsys)
+    assert status == 0 and err == ""
+    note = (
+        'Not evaluated: your own question (--question-text "where do our servers live"): it has no '
+        "supporting records to measure against, so the store's questions are measured instead."
+    )
+    assert out.splitlines()[2] == note
+    status, out, err = run_main([*own, "--json"], capsys)
+    assert status == 0 and json.loads(out)["k"] == 3
+    assert err == f"python -m engine: note: {note}\n"
+    for quiet in (["--evaluate"], ["--evaluate", "--question-text", ""], ["--question-text", "servers"]):
+        status, out, err = run_main(quiet, capsys)
+        assert status == 0 and err == "" and "Not evaluated" not in out, quiet

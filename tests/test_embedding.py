@@ -4,6 +4,7 @@ to it, neighbours from the file's table, and the 2-D map of the vectors."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import re
@@ -176,28 +177,55 @@ def test_sums_are_exact(embedding: StaticEmbedding, ids: list[int]) -> None:
     assert embedded.vector == tuple(x / length if length else 0.0 for x in sums)
 
 
+# What a Python value looks like when a message prints its repr: a byte literal (b'RWSE'), a
+# quoted word ('dims', '[UNK]'), or a type's name ("a int").
+PYTHON_REPR = re.compile(r"\bb'|'[^'\s]*'|\ba (int|str|bool)\b")
+
+
 def test_the_file_is_checked_with_clear_messages(tmp_path: Any) -> None:
-    """Read from memory and streamed from a file alike."""
+    """Read from memory and streamed from a file alike; the messages say what is wrong in words
+    and JSON, never in Python's reprs."""
     good = hand_file()
     (length,) = struct.unpack_from("<I", good, 4)
     cases = {
-        b"NOPE" + good[4:]: "should start with b'RWSE'",
+        b"NOPE" + good[4:]: 'not a vector file: it does not start with RWSE (it starts with "NOPE")',
+        b"\x89PNG\r\n\x1a\n" + good[8:]: "it does not start with RWSE (it starts with the bytes 89 50 4e 47)",
+        b"": "not a vector file: it is empty",
+        b"RWSE\0": "not a vector file: it is 5 bytes long, too short for a vector file's 8-byte start",
         good[:-1]: "the file is",
         good + b"\0": "makes",
-        good[:8] + b"\xff" + good[9 : 8 + length] + good[8 + length :]: "not UTF-8 JSON",
+        good[:8]
+        + b"\xff"
+        + good[9 : 8 + length]
+        + good[8 + length :]: "the header is not UTF-8 text (from its byte 0)",
+        good[:8] + b"[" + good[9 : 8 + length] + good[8 + length :]: "the header is not JSON",
         hand_file(format=2): "format 2 is not 1",
-        hand_file(quantisation="float32"): "quantisation 'float32'",
-        hand_file(dims="2"): "'dims' should be a int",
-        hand_file(max_length=0): "'max_length' should be a positive integer",
-        write_rwse(["a", "b"], [[1], [2]], [1.0, 1.0]): "unknown token '[UNK]' is not in the vocabulary",
-        write_rwse(["[UNK]", "a", "a"], [[1], [2], [3]], [1.0] * 3): "lists 'a' twice",
+        hand_file(quantisation="float32"): 'quantisation "float32" is not "int8-row", the one this engine reads',
+        hand_file(dims="2"): 'the header\'s "dims" should be a whole number, not "2"',
+        hand_file(lowercase=None): 'the header\'s "lowercase" should be true or false, not null',
+        hand_file(unk_token=1): 'the header\'s "unk_token" should be text, not 1',
+        hand_file(strip_accents="yes"): 'the header\'s "strip_accents" should be true, false or null, not "yes"',
+        hand_file(max_length=0): 'the header\'s "max_length" should be a whole number of at least 1, or null, not 0',
+        hand_file(
+            max_length=2.5
+        ): 'the header\'s "max_length" should be a whole number of at least 1, or null, not 2.5',
+        write_rwse(["a", "b"], [[1], [2]], [1.0, 1.0]): 'the unknown token "[UNK]" is not in the vocabulary',
+        write_rwse(["[UNK]", "a", "a"], [[1], [2], [3]], [1.0] * 3): 'the vocabulary lists "a" twice',
+        write_rwse(["[UNK]", "a"], [[1], [2]], [1.0, 1.0], special_tokens=["[CLS]"]): 'the special token "[CLS]"',
         write_rwse(["[UNK]", "a"], [[1], [2]], [1.0, float("nan")]): "scale is not a finite number",
         write_rwse(["[UNK]", "a", "b"], [[1], [2], [3]], [1.0] * 3, [[1], [2], [3]]): "neighbour id is not below 3",
     }
+    header = json.loads(good[8 : 8 + length])
+    for key in ("dims", "unk_token"):
+        missing = json.dumps({k: v for k, v in header.items() if k != key}).encode()
+        cases[good[:4] + struct.pack("<I", len(missing)) + missing + good[8 + length :]] = f'the header has no "{key}"'
+    vocabulary = good.index(b"[PAD]")
+    cases[good[:vocabulary] + b"\xff" + good[vocabulary + 1 :]] = "the vocabulary is not UTF-8 text (from its byte 0)"
     path = tmp_path / "case.rwse"
     for data, message in cases.items():
-        with pytest.raises(VectorFileError, match=re.escape(message)):
+        with pytest.raises(VectorFileError, match=re.escape(message)) as raised:
             StaticEmbedding.from_bytes(data)
+        assert not PYTHON_REPR.search(str(raised.value)), str(raised.value)
         path.write_bytes(data)
         with pytest.raises(VectorFileError, match=re.escape("case.rwse: ") + ".*" + re.escape(message)):
             StaticEmbedding.from_path(path)

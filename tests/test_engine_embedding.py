@@ -254,7 +254,7 @@ def test_the_command_line_reads_vectors_from_a_file(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2 and missing.stdout == ""
     assert (
-        missing.stderr == f"python -m engine: error: vectors: the vector file {tmp_path / 'no.rwse'} does not exist\n"
+        missing.stderr == f"python -m engine: error: --vectors: the vector file {tmp_path / 'no.rwse'} does not exist\n"
     )
 
 

@@ -194,10 +194,10 @@ def test_the_command_line_equals_cpython_on_each_own_question_golden_case(path: 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--question-text", "x" * 201), "policy.question_text: must be at most 200 characters (this one has 201)"),
+        (("--question-text", "x" * 201), "--question-text: must be at most 200 characters (this one has 201)"),
         # A byte that is not UTF-8 reaches Python as half of a surrogate pair.
-        (("--question-text", b"caf\xe9"), "policy.question_text: must be valid Unicode text"),
-        (("--question-text", "\t\n"), f"policy.question_text: {engine.parse.NO_WORDS}"),
+        (("--question-text", b"caf\xe9"), "--question-text: must be valid Unicode text"),
+        (("--question-text", "\t\n"), f"--question-text: {engine.parse.NO_WORDS}"),
     ],
 )
 def test_the_command_line_refuses_bad_text_in_one_line(args: tuple[Any, ...], message: str) -> None:

@@ -155,9 +155,9 @@ def test_every_code_point_normalises_and_splits_as_tokenizers() -> None:
 
 
 def test_vocabulary_problems_are_refused() -> None:
-    with pytest.raises(ValueError, match="lists 'a' twice"):
+    with pytest.raises(ValueError, match='lists "a" twice'):
         WordPiece(["[UNK]", "a", "b", "a"])
-    with pytest.raises(ValueError, match="unknown token '\\[UNK\\]' is not in the vocabulary"):
+    with pytest.raises(ValueError, match='unknown token "\\[UNK\\]" is not in the vocabulary'):
         WordPiece(["a", "b"])
     bpe = Tokenizer(models.BPE(unk_token="[UNK]"))
     with pytest.raises(ValueError, match="model is not WordPiece"):
