@@ -311,7 +311,7 @@ def _labelled(label: str, texts: list[str]) -> list[str]:
     """Lines wrapped under a label, each text starting a line of its own."""
     lines: list[str] = []
     for text in texts:
-        for line in textwrap.wrap(text, 90) or [""]:
+        for line in textwrap.wrap(text, 90, break_on_hyphens=False) or [""]:
             lines.append(f"{label if not lines else '':<10}{line}")
     return lines
 

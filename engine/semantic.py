@@ -73,7 +73,7 @@ class AskedToken:
 class EmbeddingScores:
     """A question against every record: each record's similarity and its per-token
     contributions (in the order of ``tokens``), the question's tokens (``sequence``: every
-    occurrence, in reading order), the words it has no
+    occurrence, in reading order, each from the characters ``spans`` of the question), the words it has no
     token for, ``‖Σv‖``, each token's neighbours and the question's place on the map.
 
     The closest record tokens are found on demand (``closest``) and kept here, with the
@@ -81,6 +81,7 @@ class EmbeddingScores:
 
     tokens: tuple[AskedToken, ...]
     sequence: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
     unknown: tuple[str, ...]
     norm: float
     similarity: tuple[float, ...]
@@ -113,6 +114,7 @@ def score_question_embedding(vectors: StoreVectors, text: str) -> EmbeddingScore
     return EmbeddingScores(
         tokens=tokens,
         sequence=tuple(embedding.token(piece.id) for piece in asked.pieces),
+        spans=tuple((piece.start, piece.end) for piece in asked.pieces),
         unknown=tuple(text[piece.start : piece.end] for piece in asked.unknown),
         norm=norm,
         similarity=tuple(similarity),

@@ -27,7 +27,14 @@ from .model import Policy, Store
 from .near_miss import NearMisses
 from .pack import Candidate, Packed, pack, rank
 from .parse import parse_policy
-from .reading import piece_claims, word_claims
+from .reading import (
+    negated_first_claims,
+    negation_piece_claims,
+    negation_word_claims,
+    negations_in,
+    piece_claims,
+    word_claims,
+)
 from .recent import Recent
 from .scope import Exclusion, ScopeChecker
 from .scorers import SCORERS_BY_ID
@@ -48,7 +55,7 @@ from .shapes import (
     Result,
     Summary,
 )
-from .text import stop_words_in, word_count
+from .text import stop_words_in, term_counts, word_count
 from .tfidf import QuestionScores, build_index, score_question
 from .version import __version__
 
@@ -390,19 +397,32 @@ class Session:
         }
 
     def _reading(self, policy: Policy, d: _Decisions, text: str, near_misses: list[NearMiss]) -> list[ReadingClaim]:
-        """How the scorer in force reads the question: its exact words, its word pieces, or both."""
+        """How the scorer in force reads the question: its exact words, its word pieces, or
+        both; and what each of them did with a negation in it."""
         scorer = SCORERS_BY_ID[policy.scorer]
+        negations = negations_in(text)
+        first = self.positions[d.ranked[0]] if d.ranked else None
         claims: list[ReadingClaim] = []
         if scorer.words:
-            claims += word_claims(scorer, text, d.tfidf.terms, d.tfidf.dropped, stop_words_in(text), near_misses)
+            read = word_claims(scorer, text, d.tfidf.terms, d.tfidf.dropped, stop_words_in(text), near_misses)
+            claims += read + negation_word_claims(scorer.words, negations, read)
         if scorer.pieces and d.meaning is not None:
+            meaning = d.meaning
             top = None
             # The per-piece parts are the embedding's own when it ranks (hybrid's are its fusion's).
-            if d.scoring is d.scorings.get("embedding") and d.ranked:
-                position = self.positions[d.ranked[0]]
-                parts = cast(tuple[EmbeddingPart, ...], d.scoring.parts[position])
-                top = (d.ranked[0], d.meaning.similarity[position], parts)
-            claims += piece_claims(d.meaning.sequence, d.meaning.unknown, top)
+            if d.scoring is d.scorings.get("embedding") and first is not None:
+                parts = cast(tuple[EmbeddingPart, ...], d.scoring.parts[first])
+                top = (d.ranked[0], meaning.similarity[first], parts)
+            claims += piece_claims(meaning.sequence, meaning.unknown, top)
+            # A negation's parts come from the similarity's own split, whichever scorer ranks.
+            first_parts = None
+            if first is not None:
+                split = dict(zip((t.token for t in meaning.tokens), meaning.contributions[first], strict=True))
+                first_parts = (d.ranked[0], meaning.similarity[first], policy.scorer, split)
+            claims += negation_piece_claims(negations, meaning.sequence, meaning.spans, first_parts)
+        if first is not None:
+            held = term_counts(self.store.records[first].text)
+            claims += negated_first_claims(negations, text, policy.scorer, d.ranked[0], held)
         return claims
 
     def _map(self, meaning: EmbeddingScores) -> QuestionMap:

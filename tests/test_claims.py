@@ -25,6 +25,8 @@ from tokenizers import Tokenizer
 
 import engine
 from engine.__main__ import format_table
+from engine.embedding import StaticEmbedding, default_vector_path
+from engine.reading import NEGATIONS
 from engine.scorers import COLUMNS, SCORER_IDS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX
 from engine.shapes import Result
 from harness import ROOT
@@ -36,6 +38,8 @@ STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-s
 # Words an own question is drawn from besides the store's: stop words, one-letter words,
 # words in no record, near misses of record words, punctuation.
 EXTRA_WORDS = ["where", "do", "our", "I", "a", "servers", "live", "deploy", "fail", "checkouts", "?", ":", "zyxwv"]
+# Negations: a stop word, a word in no record, one a support record holds, contractions.
+EXTRA_WORDS += ["not", "without", "never", "didn't", "isn’t", "except", "nor"]
 CASES_PER_STORE = 24
 
 
@@ -89,7 +93,9 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
     by_kind = {claim["kind"]: claim for claim in q["reading"]}
     for claim in q["reading"]:
         # Each claim is about a scorer in force, and its sentence names it and every item.
-        if claim["kind"] in ("pieces", "unknown_pieces", "piece_parts"):
+        if claim["kind"] == "negated_first":
+            assert claim["scorer"] == scorer.id and claim["text"].startswith(f"{claim['record']} ranks first")
+        elif claim["kind"] in ("pieces", "unknown_pieces", "piece_parts") or claim["scorer"] == "embedding":
             assert scorer.pieces and claim["scorer"] == "embedding"
             assert claim["text"].startswith(("The embedding", "Each piece's part"))
         else:
@@ -135,6 +141,107 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
                 assert f"{value:.3f}" in parts["text"]
         else:
             assert parts is None
+
+
+@cache
+def vectors() -> StaticEmbedding:
+    return StaticEmbedding.from_path(default_vector_path())
+
+
+def negations(text: str) -> list[tuple[str, int, int, str]]:
+    """Each negation word of a text (lowercased), its span, and the text it reaches: up to
+    the end of its clause or the next negation."""
+    words = [
+        m
+        for m in re.finditer(r"[\w'’]+", text)
+        if m[0].lower() in NEGATIONS or re.fullmatch(r"\w+n['’]t", m[0], re.IGNORECASE)
+    ]
+    found = []
+    for i, m in enumerate(words):
+        after = text[m.end() : words[i + 1].start() if i + 1 < len(words) else len(text)]
+        found.append((m[0].lower(), m.start(), m.end(), re.split(r"[,;:.?!]", after)[0]))
+    return found
+
+
+def check_negation(result: Result, store: dict[str, Any]) -> None:
+    """What each scorer in force did with the question's negations, against the tokens,
+    the word pieces and the similarity's split computed here; and the record ranked first
+    named only when it holds a word a negation reaches."""
+    q = result["question"]
+    scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
+    found = negations(q["text"])
+    claims = {(c["kind"], c["scorer"]): c for c in q["reading"] if c["kind"] in ("negation", "negated_first")}
+    lexical = claims.pop(("negation", scorer.words or ""), None)
+    assert (lexical is not None) == bool(scorer.words and found)
+    if lexical is not None:
+        assert lexical["items"] == list(dict.fromkeys(word for word, *_ in found))
+        said = lexical["text"].split(": it ", 1)[1].split("; it ")
+        known = vocabulary(store)
+        matched = False
+        for word, *_ in found:
+            for token in [*word_tokens(word), *re.findall(r"\b\w\b", word)]:
+                if len(token) == 1:
+                    fate = "too short to be"
+                elif token in engine.STOP_WORDS:
+                    fate = "stop word"
+                elif token in known:
+                    fate, matched = "like any other word", True
+                else:
+                    fate = "in no record"
+                holding = [part for part in said if f"“{token}”" in part and not part.startswith("splits")]
+                assert len(holding) == 1 and fate in holding[0], (token, said)
+        assert ("gains from" in lexical["text"]) == matched
+        assert ("exactly as without" in lexical["text"]) == (not matched)
+    encoding = tokenizer().encode(q["text"], add_special_tokens=False)
+    negated = list(
+        dict.fromkeys(
+            token
+            for token, (a, b) in zip(encoding.tokens, encoding.offsets, strict=True)
+            if token != "[UNK]" and any(start <= a and b <= end for _, start, end, _ in found)
+        )
+    )
+    pieces = claims.pop(("negation", "embedding"), None)
+    assert (pieces is not None) == bool(scorer.pieces and negated)
+    if pieces is not None:
+        assert pieces["items"] == negated
+        quoted = [f"“{piece}”" for piece in negated]
+        listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+        assert f"averages {listed} into the question's vector" in pieces["text"]
+        if result["ranked"]:
+            # The split of the similarity, from the vectors: count × (v · d) / ‖Σv‖.
+            row = next(r for r in result["records"] if r["id"] == result["ranked"][0])
+            embedding = vectors()
+            asked = embedding.embed(q["text"])
+            record = embedding.embed(row["text"]).vector
+            ids = {embedding.token(piece.id): piece.id for piece in asked.pieces}
+            counts = [sum(1 for piece in asked.pieces if piece.id == ids[token]) for token in negated]
+            expected = [
+                count
+                * math.fsum(a * b for a, b in zip(embedding.vector(ids[token]), record, strict=True))
+                / asked.total_length
+                for token, count in zip(negated, counts, strict=True)
+            ]
+            assert pieces["record"] == row["id"] and row["similarity"] is not None
+            assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(pieces["values"], expected, strict=True))
+            assert (
+                f"{row['id']}'s similarity {row['similarity']:.3f} (ranked first under {scorer.name})" in pieces["text"]
+            )
+            for value in pieces["values"]:
+                assert f"{value:.3f}" in pieces["text"]
+        else:
+            assert pieces["record"] is None and "similarity" not in pieces["text"]
+    first = claims.pop(("negated_first", scorer.id), None)
+    held: list[str] = []
+    if result["ranked"]:
+        text = next(r["text"] for r in result["records"] if r["id"] == result["ranked"][0])
+        holds = set(word_tokens(text))
+        reached = [t for _, _, _, after in found for t in word_tokens(after) if t not in engine.STOP_WORDS]
+        held = list(dict.fromkeys(t for t in reached if t in holds))
+    assert (first is not None) == bool(held)
+    if first is not None:
+        assert first["record"] == result["ranked"][0] and first["items"] == held
+        assert first["text"].startswith(f"{first['record']} ranks first under {scorer.name} and holds ")
+    assert not claims, claims
 
 
 def check_bm25_divisor(result: Result) -> None:
@@ -276,6 +383,7 @@ def test_every_claim_agrees_with_the_numbers(index: int) -> None:
     name, _ = CASES[index]
     result = answer(index)
     check_reading(result, STORES[name])
+    check_negation(result, STORES[name])
     check_bm25_divisor(result)
     check_cli(result)
 
@@ -334,3 +442,51 @@ def test_a_step_names_only_the_record_it_shows(name: str, guide: str, index: int
         assert value is not None and f"{value:.{places}f}" == number, (
             f"{guide} step {index + 1}: {record}'s {measure} is {value}, not {number}"
         )
+
+
+# Negations of every kind the reading declares, in the default store's and the support store's words.
+NEGATED = [
+    "which incidents were not about the database",
+    "Which region is our deployment in, if not Frankfurt?",
+    "What didn't the on-call engineer roll back?",
+    "deployments without Mumbai, never London",
+    "Isn’t the checkout timeout fixed?",
+    "refunds except those nobody booked; no Lumen class packs",
+    "neither the database nor the payment incident",
+    "NOT",
+]
+
+
+@pytest.mark.parametrize("scorer", SCORER_IDS)
+@pytest.mark.parametrize("question", NEGATED)
+@pytest.mark.parametrize("name", STORES)
+def test_each_scorer_in_force_says_what_it_did_with_a_negation(name: str, question: str, scorer: str) -> None:
+    """For every tenant, the reading's negation sentences agree with the tokens, the pieces and the similarity's split."""
+    store = STORES[name]
+    for tenant in store["tenants"]:
+        policy = {"question_text": question, "tenant": tenant["id"], "store": "all", "previous_sessions": True}
+        result = result_of({"store": store, "policy": policy | {"scorer": scorer, "max_age_hours": 1000}})
+        check_reading(result, store)
+        check_negation(result, store)
+        check_cli(result)
+
+
+@pytest.mark.parametrize("scorer", SCORER_IDS)
+def test_the_database_incident_ranked_first_in_spite_of_not_is_said(scorer: str) -> None:
+    """ "Which incidents were not about the database" ranks M3, the database incident, first under
+    every scorer: the reading says what each scorer in force did with "not", and that M3 holds "database"."""
+    store = STORES["store.json"]
+    policy = {"question_text": NEGATED[0], "store": "all", "previous_sessions": True, "scorer": scorer}
+    result = result_of({"store": store, "policy": policy})
+    assert result["ranked"][0] == "M3"
+    said = {(c["kind"], c["scorer"]): c for c in result["question"]["reading"]}
+    row = SCORERS_BY_ID[scorer]
+    if row.words:
+        assert said[("negation", row.words)]["items"] == ["not"]
+        assert "drops “not” as a stop word" in said[("negation", row.words)]["text"]
+    if row.pieces:
+        assert said[("negation", "embedding")]["items"] == ["not"]
+        assert said[("negation", "embedding")]["record"] == "M3"
+    first = said[("negated_first", scorer)]
+    assert first["record"] == "M3" and first["items"] == ["database"]
+    check_negation(result, store)

@@ -13,15 +13,18 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from engine.scorers import SCORER_IDS, SCORER_NAMES, SCORERS_BY_ID
 from harness.accessibility import assert_focus_visible, describe, run_axe, tab_to, with_axe
 from harness.controls import full_policy, query_of, shows_policy
 from harness.devices import OVERFLOW, device
 from harness.fixtures import STORE, SUPPORT_STORE, load_json
 from harness.page import (
+    READY_TIMEOUT_MS,
     assert_matches_engine,
     assert_page_matches_cpython,
     open_store,
     open_with_paused_clock,
+    rows_on_page,
     stage_is,
     tray_on_page,
     wait_answered,
@@ -320,3 +323,65 @@ def test_markup_in_the_question_is_shown_as_text(page: Page, site_url: str) -> N
     expect(page.locator("#question-text")).to_have_text(MARKUP)
     assert page.evaluate("() => window.__ran") is None
     assert page.locator("main img, main script, main b").count() == 0
+
+
+# ------------------------------------------------------------------ a negation, where it bites
+
+NEGATED = "which incidents were not about the database"
+
+
+def read_claim(page: Page, kind: str, scorer: str) -> Any:
+    return page.locator(f'#question-reading .read-claim[data-kind="{kind}"][data-scorer="{scorer}"]')
+
+
+def test_a_negation_is_said_where_it_bites_under_every_scorer(page: Page, site_url: str) -> None:
+    """Typed under each scorer, the question ranks the database incident first; the reading says
+    what each scorer in force did with "not", with the numbers the table and the breakdown show,
+    and the lexical scores are those of the question without "not", as it says."""
+    page.goto(f"{site_url}?store=all&previous_sessions=true")
+    wait_ready(page)
+    choose_own(page)
+    question_box(page).fill(NEGATED.replace(" not", ""))
+    wait_answered(page)
+    without = {r["id"]: (r["cosine"], r["bm25"]) for r in rows_on_page(page)}
+    expect(read_claim(page, "negation", "tfidf")).to_have_count(0)
+    question_box(page).fill(NEGATED)
+    wait_answered(page)
+    part_of_not = ""
+    for scorer in SCORER_IDS:
+        row = SCORERS_BY_ID[scorer]
+        page.get_by_label("Scorer", exact=True).select_option(scorer)
+        if row.vectors:
+            expect(page.locator("html")).to_have_attribute("data-vectors", "ready", timeout=READY_TIMEOUT_MS)
+        wait_answered(page)
+        rows = rows_on_page(page)
+        first = next(r["id"] for r in rows if r["rank"] == 1)
+        expect(page.locator(f'#cards [data-record-id="{first}"]')).to_contain_text("database")
+        expect(read_claim(page, "negated_first", scorer)).to_contain_text(
+            f"{first} ranks first under {row.name} and holds “database” (after “not”)"
+        )
+        if row.words:
+            expect(read_claim(page, "stop_words", row.words)).to_contain_text("not")
+            expect(read_claim(page, "negation", row.words)).to_contain_text(
+                f"{SCORER_NAMES[row.words]} cannot read a negation: it drops “not” as a stop word, "
+                "so it scores the question exactly as without it."
+            )
+            # As the sentence says: the lexical scores are the question's without "not".
+            assert {r["id"]: (r["cosine"], r["bm25"]) for r in rows} == without
+        else:
+            expect(read_claim(page, "negation", "tfidf")).to_have_count(0)
+            expect(read_claim(page, "negation", "bm25")).to_have_count(0)
+        if row.pieces:
+            similarity = page.locator(f'#records-body tr[data-record-id="{first}"]').get_attribute("data-similarity")
+            assert similarity
+            if not part_of_not:  # the breakdown splits the similarity under the embedding alone
+                expect(page.locator("#records-body tr.chosen")).to_have_attribute("data-record-id", first)
+                cell = page.locator('#score-breakdown tr.contribution[data-token="not"]')
+                part_of_not = f"{float(cell.get_attribute('data-contribution') or 'nan'):.3f}"
+            expect(read_claim(page, "negation", "embedding")).to_contain_text(
+                f"it averages “not” into the question's vector like any other piece, as meaning to match, "
+                f"not as a word that excludes; its part of {first}'s similarity {float(similarity):.3f} "
+                f"(ranked first under {row.name}) is {part_of_not}."
+            )
+        else:
+            expect(read_claim(page, "negation", "embedding")).to_have_count(0)
