@@ -31,12 +31,21 @@ setup() {
       cp "$VENV/.installed-dev" "$VENV/.installed-site"
     fi
   fi
-  # Pyodide's runtime files (and esbuild, which bundles the page) come from the npm
-  # packages pinned in package-lock.json; npm ci empties node_modules/ first, stamp and all.
-  if ! current node_modules/.installed-lock package-lock.json; then
-    echo "Installing the npm packages (npm ci)…"
-    npm ci --no-audit --no-fund --loglevel=error
-    cksum < package-lock.json > node_modules/.installed-lock
+  # Pyodide's runtime files and esbuild, which bundles the page, are the npm dependencies
+  # pinned in package-lock.json: all serving needs. The test tools (TypeScript, axe-core,
+  # Lighthouse…) are its devDependencies. npm ci empties node_modules/ first, stamps and all.
+  if ! current "node_modules/.installed-$1" package-lock.json; then
+    if [ "$1" = dev ]; then
+      echo "Installing the npm packages (npm ci)…"
+      npm ci --no-audit --no-fund --loglevel=error
+    else
+      echo "Installing the npm packages the site needs (npm ci --omit=dev)…"
+      npm ci --omit=dev --no-audit --no-fund --loglevel=error
+    fi
+    cksum < package-lock.json > "node_modules/.installed-$1"
+    if [ "$1" = dev ]; then
+      cp node_modules/.installed-dev node_modules/.installed-site
+    fi
   fi
 }
 

@@ -140,23 +140,27 @@ def test_dev_sh_installs_what_each_command_needs_and_only_when_its_files_changed
         (tmp_path / "bin" / name).write_text(script)
         (tmp_path / "bin" / name).chmod(0o755)
     pip = "python -m pip install --quiet --disable-pip-version-check -e"
+    # Serving installs the npm dependencies alone; testing, the devDependencies too.
+    npm_site = "npm ci --omit=dev --no-audit --no-fund --loglevel=error"
     npm = "npm ci --no-audit --no-fund --loglevel=error"
     serve = "python build.py --serve --port 8000"
-    assert dev_sh(tmp_path, "serve") == ["python3 -m venv .venv", f"{pip} .[site]", npm, serve]
+    assert dev_sh(tmp_path, "serve") == ["python3 -m venv .venv", f"{pip} .[site]", npm_site, serve]
     assert dev_sh(tmp_path, "serve") == [serve]
     with (tmp_path / "package-lock.json").open("a") as lock:
         lock.write("\n")
-    assert dev_sh(tmp_path, "serve") == [npm, serve]
+    assert dev_sh(tmp_path, "serve") == [npm_site, serve]
     fast = dev_sh(tmp_path, "test", "fast")
-    assert fast[0] == f"{pip} .[dev]" and fast[-1].startswith("python -m pytest -q tests --ignore=tests/browser")
-    assert npm not in fast
-    # The dev extra holds everything the site extra does, so serving after testing installs nothing.
+    assert fast[:2] == [f"{pip} .[dev]", npm] and fast[-1].startswith(
+        "python -m pytest -q tests --ignore=tests/browser"
+    )
+    assert dev_sh(tmp_path, "test", "fast")[0].startswith("tsc"), "nothing installed again"
+    # The dev extra and npm's devDependencies hold everything serving needs: serving after testing installs nothing.
     assert dev_sh(tmp_path, "serve") == [serve]
     with (tmp_path / "pyproject.toml").open("a") as project:
         project.write("\n")
     assert dev_sh(tmp_path, "serve") == [f"{pip} .[site]", serve]
     shutil.rmtree(tmp_path / "node_modules")
-    assert dev_sh(tmp_path, "serve") == [npm, serve]
+    assert dev_sh(tmp_path, "serve") == [npm_site, serve]
 
 
 def requirement_name(requirement: str) -> str:
