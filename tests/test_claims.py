@@ -25,6 +25,7 @@ from tokenizers import Tokenizer
 
 import engine
 from engine.__main__ import format_table
+from engine.api import evaluate
 from engine.embedding import StaticEmbedding, default_vector_path
 from engine.reading import NEGATIONS
 from engine.scorers import COLUMNS, SCORER_IDS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX
@@ -490,3 +491,33 @@ def test_the_database_incident_ranked_first_in_spite_of_not_is_said(scorer: str)
     first = said[("negated_first", scorer)]
     assert first["record"] == "M3" and first["items"] == ["database"]
     check_negation(result, store)
+
+
+# A scorer said to lead or win names the measures it leads on: "Hybrid now leads on every mean but MRR".
+LEADS = re.compile(r"\b(TF-IDF|BM25|Embedding|Hybrid) (?:now )?(?:leads|wins)\b( on every mean but ([\w@]+))?")
+
+
+@pytest.mark.parametrize("name, guide, index, step", guide_steps(), ids=lambda v: v if isinstance(v, str) else None)
+def test_a_step_says_only_what_its_answer_holds(name: str, guide: str, index: int, step: dict[str, Any]) -> None:
+    """A "Look for" calls a record superseded only where its answer supersedes one, and a
+    scorer said to lead names the measures it leads on, each checked against the means of
+    the step's evaluation (the lead strict, the exception not led)."""
+    text, where = step["look_for"], f"{guide} step {index + 1}"
+    request = {"store": STORES[name], "policy": step.get("policy", {})}
+    if re.search(r"\bsuperseded\b", text):
+        outcomes = {r["outcome"] for r in result_of(request)["records"]}
+        assert "superseded" in outcomes, f"{where} says superseded, and its answer supersedes nothing"
+    for scorer_name, named, exception in LEADS.findall(text):
+        assert named, f"{where}: “{scorer_name} leads” names no measure"
+        evaluation = evaluate(request)
+        assert "error" not in evaluation
+        scorer = next(s for s in SCORER_IDS if SCORER_NAMES[s] == scorer_name)
+        names = {heading: measure for measure, heading in evaluation["measure_names"].items()}
+        means = evaluation["means"]
+        for measure in evaluation["measure_names"]:
+            own = means[scorer][measure]  # type: ignore[index, literal-required]
+            others = [means[s][measure] for s in SCORER_IDS if s != scorer]  # type: ignore[index, literal-required]
+            if measure == names.get(exception, exception):
+                assert own <= max(others), f"{where}: {scorer_name} leads on {exception} too"
+            else:
+                assert own > max(others), f"{where}: {scorer_name} does not lead on {measure}"
