@@ -395,14 +395,22 @@ def test_engine_failure_shows_message_and_retry_recovers(context: BrowserContext
     expect(page.locator("html")).to_have_attribute("data-engine", "failed", timeout=READY_TIMEOUT_MS)
     expect(page.locator("#engine-status")).to_contain_text("Python could not start")
     expect(page.locator("#records-body tr")).to_have_count(10)  # the prerendered page stays
-    # Without Python the views cannot follow a change, but the link does, at once.
-    page.get_by_label("Context word budget", exact=True).fill("12")
-    expect(page).to_have_url(re.compile(r"budget_words=12(&|$)"))
-    retry = page.get_by_role("button", name="Retry")
+    # Without Python the views cannot follow a change: where the result is, the page says so,
+    # and the control and the link stay on the settings shown.
+    budget = page.get_by_label("Context word budget", exact=True)
+    budget.fill("12")
+    expect(page.locator("#refusal")).to_contain_text("These settings cannot be computed: Python is not running.")
+    expect(budget).to_have_value("40")
+    expect(page).to_have_url(re.compile(r"budget_words=40(&|$)"))
+    retry = page.get_by_role("button", name="Retry", exact=True)
     expect(retry).to_be_visible()
     blocked["on"] = False
-    retry.click()
+    # Python started again computes the settings it could not.
+    page.get_by_role("button", name="Start Python again").click()
     wait_ready(page)
+    expect(budget).to_have_value("12")
+    expect(page).to_have_url(re.compile(r"budget_words=12(&|$)"))
+    expect(page.locator("#refusal")).to_be_hidden()
     set_policy(page, {"question": "timeout-incident", "budget_words": 9})
     assert tray_on_page(page) == ["M5"]
 
