@@ -4,7 +4,9 @@
 
 import { renderBreakdown } from "../site/js/views/breakdown.js";
 import { renderReading } from "../site/js/views/reading.js";
-import { renderDiagram, renderTableHead, renderTray, stageExplanation } from "../site/js/views/render.js";
+import { renderDiagram, stageExplanation } from "../site/js/views/experiment.js";
+import { renderTableHead } from "../site/js/views/records.js";
+import { renderTray } from "../site/js/views/tray.js";
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;

@@ -3,7 +3,10 @@
 // the very renderer the page uses for every update.
 import { PAGE_SIZE } from "../site/js/core/page-core.js";
 import { policyFields } from "../site/js/core/state.js";
-import { STAGES, renderGuides, renderOptions, renderPredictionChoices, renderStart } from "../site/js/views/render.js";
+import { renderOptions } from "../site/js/views/controls.js";
+import { STAGES } from "../site/js/views/experiment.js";
+import { renderGuides, renderStart } from "../site/js/views/guides.js";
+import { renderPredictionChoices } from "../site/js/views/prediction.js";
 import { resultViews } from "../site/js/views/result-views.js";
 
 // The template's name for each result view's container.

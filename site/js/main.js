@@ -23,7 +23,7 @@ import * as scoreboard from "./panels/scoreboard.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
 import { Player } from "./views/player.js";
-import { stageExplanation } from "./views/render.js";
+import { stageExplanation } from "./views/experiment.js";
 import { createPlaced } from "./views/view.js";
 
 /** @typedef {import("./panels/context.js").Boot} Boot */

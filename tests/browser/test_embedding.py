@@ -46,7 +46,7 @@ SERVERS = {
     "previous_sessions": True,
     "scorer": "embedding",
 }
-# A row's numbers as the page writes them (render.js), and the same keys of CPython's records.
+# A row's numbers as the page writes them (views/records.js), and the same keys of CPython's records.
 ROW_KEYS = ("id", "outcome", "cosine", "bm25", "similarity", "rrf", "score", "rank", "other_rank", "ranks")
 
 

@@ -1,6 +1,7 @@
-// The breakdown views (views/breakdown*.js) and what render.js shows beside them: the
-// embedding's similarity taken apart token by token, hybrid's fused sum ranking by ranking,
-// BM25's share of the tenant's best, the ranks the scorer table names, and the map.
+// The breakdown views (views/breakdown*.js) and what records.js and experiment.js show
+// beside them: the embedding's similarity taken apart token by token, hybrid's fused sum
+// ranking by ranking, BM25's share of the tenant's best, the ranks the scorer table names,
+// and the map.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -9,7 +10,8 @@ import { bm25Breakdown } from "../../site/js/views/breakdown-bm25.js";
 import { embeddingBreakdown } from "../../site/js/views/breakdown-embedding.js";
 import { fusionBreakdown } from "../../site/js/views/breakdown-fusion.js";
 import { layoutPoints, mostSimilar, placeLabels, renderMap } from "../../site/js/views/map.js";
-import { rankText, renderDiagram, renderTableHead, stageExplanation, tableRowItems } from "../../site/js/views/render.js";
+import { renderDiagram, stageExplanation } from "../../site/js/views/experiment.js";
+import { rankText, renderTableHead, tableRowItems } from "../../site/js/views/records.js";
 
 /** @param {any} res @param {any} r */
 const embeddingParts = (res, r) => embeddingBreakdown(res, r).body;

@@ -105,17 +105,17 @@ test("no two modules of site/js import each other's code, directly or through ot
 });
 
 test("the rules catch a wrong import, of code or of a type, and a cycle", () => {
-  const runtime = specifiers('import { PAGE_SIZE } from "../views/render.js";');
+  const runtime = specifiers('import { PAGE_SIZE } from "../views/records.js";');
   const typed = specifiers('/** @typedef {import("../panels/context.js").Handlers} Handlers */');
   const lazy = specifiers('const module = await import("./answer.js");');
-  assert.deepEqual([...runtime, ...typed, ...lazy], ["../views/render.js", "../panels/context.js", "./answer.js"]);
+  assert.deepEqual([...runtime, ...typed, ...lazy], ["../views/records.js", "../panels/context.js", "./answer.js"]);
   assert.deepEqual(specifiers(code('/** @type {import("./a.js").A} */\n// import("./b.js")\nimport("./c.js");')), ["./c.js"]);
   const graph = new Map([
-    ["core/page-core.js", ["views/render.js", "core/state.js"]],
-    ["views/render.js", ["core/tables.js"]],
+    ["core/page-core.js", ["views/records.js", "core/state.js"]],
+    ["views/records.js", ["core/tables.js"]],
     ["python/answer.js", ["core/tables.js"]],
   ]);
-  assert.deepEqual(forbiddenImports(graph), ["core/page-core.js -> views/render.js (the pure core does not depend on how the page is drawn)"]);
+  assert.deepEqual(forbiddenImports(graph), ["core/page-core.js -> views/records.js (the pure core does not depend on how the page is drawn)"]);
   assert.deepEqual(cycles(new Map([["a.js", ["b.js"]], ["b.js", ["a.js"]]])), [["a.js", "b.js", "a.js"]]);
   assert.deepEqual(cycles(graph), []);
 });

@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { nearMissText, renderReading } from "../../site/js/views/reading.js";
-import { renderComparison, renderGuideBar, renderIntro, renderStart, renderTray } from "../../site/js/views/render.js";
+import { renderComparison } from "../../site/js/views/comparison.js";
+import { renderIntro } from "../../site/js/views/experiment.js";
+import { renderGuideBar, renderStart } from "../../site/js/views/guides.js";
+import { renderTray } from "../../site/js/views/tray.js";
 import { compare } from "../../site/js/core/observations.js";
 
 const question = (/** @type {any} */ fields) => ({ id: "", text: "", own: true, terms: [], dropped_terms: [], stop_words: [], reading: [], ...fields });

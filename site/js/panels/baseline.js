@@ -4,7 +4,7 @@
 // result with them. The baseline is saved with the notebook.
 
 import { compare, snapshot } from "../core/observations.js";
-import { renderComparison } from "../views/render.js";
+import { renderComparison } from "../views/comparison.js";
 import { place, setHidden, setText } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */

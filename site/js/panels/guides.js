@@ -11,7 +11,7 @@
 
 import { SCOREBOARD_PART } from "../core/page-core.js";
 import { GUIDE_PARTS } from "../core/tables.js";
-import { renderGuideBar, renderGuideClosing } from "../views/render.js";
+import { renderGuideBar, renderGuideClosing } from "../views/guides.js";
 
 /**
  * Where each part a guided step can show is on the page (engine/fields.py's GUIDE_PARTS):
@@ -27,7 +27,7 @@ const PART_PLACES = {
   scoreboard: () => "#scoreboard-means",
 };
 
-/** @typedef {import("../views/render.js").Guide} Guide */
+/** @typedef {import("../views/guides.js").Guide} Guide */
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
 export function setUp({ byId, dispatch, state }) {

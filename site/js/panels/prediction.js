@@ -5,7 +5,7 @@
 
 import { html } from "../views/html.js";
 import { checkPrediction } from "../core/observations.js";
-import { renderVerdict } from "../views/render.js";
+import { renderVerdict } from "../views/prediction.js";
 import { place, setDisabled, showPredictionChoices } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */

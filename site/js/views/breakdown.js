@@ -11,7 +11,7 @@ import { fusionBreakdown } from "./breakdown-fusion.js";
 import { fixed4, formatNumber, ordinal } from "./format.js";
 import { html } from "./html.js";
 import { renderMap } from "./map.js";
-import { badge, otherRanks } from "./render.js";
+import { badge, otherRanks } from "./records.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/shapes.js").RecordResult} RecordResult */

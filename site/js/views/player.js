@@ -5,7 +5,7 @@
 // (data-stage on the experiment and the table, the timeline, an announcement).
 
 import * as timing from "../core/playback.js";
-import { STAGES, stageExplanation } from "./render.js";
+import { STAGES, stageExplanation } from "./experiment.js";
 
 /** @param {string} id */
 const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));

@@ -5,7 +5,9 @@
 import { PAGE_SIZE } from "../core/page-core.js";
 import { renderBreakdown } from "./breakdown.js";
 import { renderReading } from "./reading.js";
-import { cardItems, renderChart, renderDiagram, renderIntro, renderTableHead, renderTray, tableRowItems } from "./render.js";
+import { renderDiagram, renderIntro } from "./experiment.js";
+import { cardItems, renderChart, renderTableHead, tableRowItems } from "./records.js";
+import { renderTray } from "./tray.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 

@@ -1,6 +1,7 @@
 // The page's DOM: reading and writing the controls, and placing rendered results.
-// Markup comes from render.js; this module only decides where it goes. What it placed
-// last is remembered in one Placed object (createPlaced), which the page passes in.
+// Markup comes from the pure views (records.js, tray.js, guides.js…); this module only
+// decides where it goes. What it placed last is remembered in one Placed object
+// (createPlaced), which the page passes in.
 
 import { whenIdle } from "../browser/idle.js";
 import { PAGE_SIZE } from "../core/page-core.js";
@@ -8,7 +9,9 @@ import { OWN_OPTION, parseValue } from "../core/state.js";
 import { morphChildren, morphElement } from "./morph.js";
 import { scorerRow } from "../core/scorers.js";
 import { renderBreakdown } from "./breakdown.js";
-import { renderGuides, renderOptions, renderPredictionChoices, renderStart } from "./render.js";
+import { renderOptions } from "./controls.js";
+import { renderGuides, renderStart } from "./guides.js";
+import { renderPredictionChoices } from "./prediction.js";
 import { resultViews } from "./result-views.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
