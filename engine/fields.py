@@ -302,7 +302,7 @@ GUIDE_PARTS: dict[str, str] = {
     "breakdown": "the score breakdown",
     "map": "the map of meaning",
     "tray": "the selected context",
-    # Showing it has the scoreboard measure every question (page-core.js SCOREBOARD_PART).
+    # Showing it has the scoreboard measure every question (core/guided.js SCOREBOARD_PART).
     "scoreboard": "the scoreboard",
 }
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}

@@ -14,7 +14,6 @@ LIMIT = 160
 # once one falls the test fails until it is lowered here, so each improvement is kept; a
 # file with no line over LIMIT leaves the table.
 LONG_LINES: dict[str, tuple[int, int]] = {
-    "site/js/core/page-core.js": (196, 3),
     "site/js/core/share.js": (165, 1),
     "site/js/engine-start.js": (187, 1),
     "site/js/panels/fullscreen.js": (168, 1),

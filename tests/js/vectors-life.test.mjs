@@ -143,7 +143,7 @@ function page() {
     search: "",
     notes: /** @type {any} */ ({ notebook: { text: "", observations: [], baseline: null }, storage: "ok", recovered: null }),
   }).state;
-  return { ...fields, engine: /** @type {const} */ ("ready") };
+  return { ...fields, requests: { ...fields.requests, engine: /** @type {const} */ ("ready") } };
 }
 
 test("the page shows each vectors status, and asks again once they load after its request was refused", () => {
@@ -153,13 +153,13 @@ test("the page shows each vectors status, and asks again once they load after it
 
   const embedding = { ...start.policy, scorer: /** @type {const} */ ("embedding") };
   const failedStatus = { state: /** @type {const} */ ("failed"), text: "The embedding vectors could not be loaded: offline.", retry: true, reason: "offline" };
-  const failing = update({ ...start, policy: embedding, sequence: 4 }, { type: "vectors-status", status: failedStatus });
-  assert.equal(failing.state.vectorsFailure, "offline");
+  const failing = update({ ...start, policy: embedding, requests: { ...start.requests, sequence: 4 } }, { type: "vectors-status", status: failedStatus });
+  assert.equal(failing.state.requests.vectorsFailure, "offline");
   const refused = update(failing.state, { type: "request-failed", seq: 4, reason: "the embedding vectors are not loaded" });
-  assert.deepEqual(refused.state.refused, { policy: embedding, reason: "the embedding vectors are not loaded", cause: "vectors" });
+  assert.deepEqual(refused.state.requests.refused, { policy: embedding, reason: "the embedding vectors are not loaded", cause: "vectors" });
   assert.deepEqual(refused.state.policy, start.shown.policy, "the controls go back to the settings shown");
-  const stale = update({ ...failing.state, sequence: 5 }, { type: "request-failed", seq: 4, reason: "the embedding vectors are not loaded" });
-  assert.equal(stale.state.refused, null, "an older request's refusal changes nothing");
+  const stale = update({ ...failing.state, requests: { ...failing.state.requests, sequence: 5 } }, { type: "request-failed", seq: 4, reason: "the embedding vectors are not loaded" });
+  assert.equal(stale.state.requests.refused, null, "an older request's refusal changes nothing");
 
   const loaded = update(refused.state, { type: "vectors-status", status: { state: "ready", text: "loaded" } });
   assert.deepEqual(
@@ -167,7 +167,7 @@ test("the page shows each vectors status, and asks again once they load after it
     [embedding],
   );
   assert.deepEqual(loaded.effects.filter((e) => e.type === "write-controls").map((e) => /** @type {any} */ (e).policy), [embedding]);
-  assert.equal(loaded.state.refused, null);
+  assert.equal(loaded.state.requests.refused, null);
   const notAgain = update(start, { type: "vectors-status", status: { state: "ready", text: "loaded" } });
   assert.deepEqual(notAgain.effects.filter((e) => e.type === "request"), [], "an answered page asks nothing");
 });

@@ -12,7 +12,7 @@ export function setUp({ byId, dispatch, state, placed }) {
   const capture = byId("baseline-capture");
   const clear = byId("baseline-clear");
   const show = () => {
-    const { notebook, shown } = state();
+    const { notes: { notebook }, shown } = state();
     setText(capture, notebook.baseline ? "Replace baseline" : "Capture baseline");
     setHidden(clear, !notebook.baseline);
     if (!notebook.baseline) {

@@ -3,7 +3,7 @@
 // The policy form: a valid change of any control asks for a new result; values that
 // break a rule stay in their box with the rule beside them (view.js), and ask nothing.
 // A keystroke in a text box (your own question) is typing: its result shows at once,
-// and the inspection replays once typing pauses or is committed (page-core.js).
+// and the inspection replays once typing pauses or is committed (core/requests.js).
 
 import { readControls, writeControls } from "../views/view.js";
 

@@ -33,9 +33,9 @@ export function setUp({ byId, dispatch, state, engine, boot }) {
   byId("engine-retry").addEventListener("click", () => engine.retry());
   // The refusal's button brings back what was missing: the vectors, or Python.
   const refusal = { box: byId("refusal"), text: byId("refusal-text"), retry: byId("refusal-retry") };
-  refusal.retry.addEventListener("click", () => (state().refused?.cause === "vectors" ? engine.retryVectors() : engine.retry()));
+  refusal.retry.addEventListener("click", () => (state().requests.refused?.cause === "vectors" ? engine.retryVectors() : engine.retry()));
   const showRefusal = () => {
-    const { refused, shown, vectorsFailure } = state();
+    const { requests: { refused, vectorsFailure }, shown } = state();
     setHidden(refusal.box, !refused);
     if (!refused) return;
     setText(refusal.text, refusalText(refused, shown.policy, vectorsFailure));

@@ -2,14 +2,14 @@
 //
 // Applying a step sets its policy over the defaults and replays the inspection, or, for a
 // step that says what it shows, opens it at that stage on that record with that part of
-// the page in view (page-core.js guideStep; Restart inspection still replays it). The step
+// the page in view (core/guided.js guideStep; Restart inspection still replays it). The step
 // stays in force until a control is changed by hand; once every step of one experiment
 // has reached its final stage, an LMS activity is complete (lms.js). A step can be
 // started from the top of the page (Start here), from the guides' own list, or from the
 // guide bar, which shows the step applied last, what to look for and the steps either
 // side wherever the learner scrolls: on a phone the result is screens away from the list.
 
-import { SCOREBOARD_PART } from "../core/page-core.js";
+import { SCOREBOARD_PART, awaitsPrediction } from "../core/guided.js";
 import { GUIDE_PARTS } from "../core/tables.js";
 import { renderGuideBar, renderGuideClosing } from "../views/guides.js";
 
@@ -59,7 +59,7 @@ export function setUp({ byId, dispatch, state }) {
       line.hidden = true;
       return;
     }
-    bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded, state().partAfterPrediction !== null));
+    bar.innerHTML = String(renderGuideBar(guide, index, changed, expanded, awaitsPrediction(state())));
     bar.toggleAttribute("data-expanded", expanded);
     bar.hidden = false;
     line.textContent = `Guided experiment “${guide.title}”, step ${index + 1} of ${guide.steps.length}: ${guide.steps[index].title}`;

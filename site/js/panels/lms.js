@@ -57,10 +57,10 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     return {
       query: queryOf(s).slice(1),
       stage: player.stage || 4,
-      step: s.activeStep,
-      progress: s.progress,
-      baseline: s.notebook.baseline,
-      notes: s.notebook.text,
+      step: s.guided.activeStep,
+      progress: s.guided.progress,
+      baseline: s.notes.notebook.baseline,
+      notes: s.notes.notebook.text,
     };
   };
   const guides = () => state().store.guides ?? [];
@@ -150,7 +150,7 @@ export function setUp({ byId, dispatch, state, player, boot }) {
   return {
     "complete-activity": () => {
       scorm?.complete();
-      const result = score(state().progress, guides());
+      const result = score(state().guided.progress, guides());
       void cmi5.then((reporter) => reporter?.complete(result));
     },
     "report-prediction": ({ check }) => {
@@ -159,7 +159,7 @@ export function setUp({ byId, dispatch, state, player, boot }) {
     },
     "report-progress": () => {
       setResume();
-      scorm?.setScore(score(state().progress, guides()));
+      scorm?.setScore(score(state().guided.progress, guides()));
       const text = launch ? resumeText() : "";
       void cmi5.then((reporter) => reporter?.keep(text));
     },

@@ -13,7 +13,7 @@ export function setUp({ byId, dispatch, state, link }) {
   const status = byId("notes-status");
 
   const showStorageWarning = () => {
-    const { storage, recovered } = state();
+    const { storage, recovered } = state().notes;
     const warning = byId("storage-warning");
     const messages = [];
     if (storage === "blocked") {
@@ -36,7 +36,7 @@ export function setUp({ byId, dispatch, state, link }) {
     warning.append(" ", discard);
   };
 
-  area.value = state().notebook.text;
+  area.value = state().notes.notebook.text;
   area.addEventListener("input", () => dispatch({ type: "notes-typed", text: area.value }));
   byId("add-observation").addEventListener("click", () => {
     const entry = observation(state().shown, link(), new Date());
@@ -44,7 +44,7 @@ export function setUp({ byId, dispatch, state, link }) {
     status.textContent = `Observation added: tray ${entry.tray.map((t) => t.id).join(", ") || "empty"}.`;
   });
   byId("export-notes").addEventListener("click", () => {
-    const { notebook, store, recovered, fields, policy } = state();
+    const { notes: { notebook, recovered }, store, fields, policy } = state();
     const when = new Date();
     const settings = fields.map((f) => ({ name: f.name, label: f.label, value: policy[f.name] }));
     const text = exportMarkdown(notebook, { title: store.title, when, link: link(), recovered, settings });
@@ -55,9 +55,9 @@ export function setUp({ byId, dispatch, state, link }) {
   showStorageWarning();
   return {
     "show-notebook": () => {
-      area.value = state().notebook.text;
+      area.value = state().notes.notebook.text;
     },
-    "save-notes": () => dispatch({ type: "notes-saved", outcome: saveNotebook(state().notebook) }),
+    "save-notes": () => dispatch({ type: "notes-saved", outcome: saveNotebook(state().notes.notebook) }),
     "show-storage-warning": showStorageWarning,
   };
 }

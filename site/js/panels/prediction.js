@@ -4,6 +4,7 @@
 // stay open before stage 4; at stage 4 they are locked and checked.
 
 import { html } from "../views/html.js";
+import { awaitsPrediction } from "../core/guided.js";
 import { checkPrediction } from "../core/observations.js";
 import { renderVerdict } from "../views/prediction.js";
 import { place, setDisabled, showPredictionChoices } from "../views/view.js";
@@ -19,7 +20,7 @@ export function setUp({ byId, dispatch, state, player, placed }) {
   byId("prediction-verdict").addEventListener("click", (event) => {
     if (!(/** @type {HTMLElement} */ (event.target).closest("[data-show-tray]"))) return;
     // The choices as they stand are the prediction, none marked an empty tray: it is checked.
-    if (!state().predictionMade) dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp });
+    if (!state().guided.predictionMade) dispatch({ type: "prediction-changed", predicted: predicted(), at: event.timeStamp });
     player.showStage(4);
   });
   byId("prediction-clear").addEventListener("click", () => {
@@ -28,11 +29,11 @@ export function setUp({ byId, dispatch, state, player, placed }) {
   });
   return {
     "show-prediction": () => {
-      const { predictionMade, shown, partAfterPrediction } = state();
+      const { guided: { predictionMade }, shown } = state();
       const final = player.stage === 4;
       setDisabled(choices, final);
-      if (!final && partAfterPrediction !== null) {
-        // A guided step waiting for its prediction before its tray (page-core.js guideStep): the
+      if (!final && awaitsPrediction(state())) {
+        // A guided step waiting for its prediction before its tray (guided.js guideStep): the
         // button under the choices goes to the tray, as Next stage does, far up a phone's page.
         const ask = predictionMade ? "Prediction recorded: check it to see the tray" : "Predict first: mark the records you expect in the tray, then check them to see it";
         place(placed, "prediction-verdict", html`<p>${ask} (Next stage does too). Your LMS records the check.</p><button type="button" class="primary" data-show-tray>Check and show the tray</button>`);

@@ -90,7 +90,7 @@ export function setUp({ byId, state, link }) {
   };
   return {
     // The core asks for this once the answer is shown (or at once, when no answer can
-    // come soon): history.replaceState would otherwise delay the answer (page-core.js).
+    // come soon): history.replaceState would otherwise delay the answer (core/requests.js).
     "write-address": () => {
       if (addressDue) return;
       addressDue = true;
