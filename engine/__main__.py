@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn, cast
 
 from .api import evaluate, run
+from .evaluate import printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
 from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, bm25_divisor
@@ -248,17 +249,23 @@ def format_evaluation(evaluation: Evaluation) -> str:
         f"Policy:     {shown}",
         *([note, ""] if note else []),
         "",
-        f"Means over {measured} question{'' if measured == 1 else 's'} with supporting records (* best in its column)",
+        f"Means over {measured} question{'' if measured == 1 else 's'} with supporting records "
+        "(* best in its column, none where every scorer ties)",
         f"{'Scorer':<10}" + "".join(f"{heading:>13}" for heading in evaluation["measure_names"].values()),
     ]
     for scorer, means in evaluation["means"].items():
         cells = [
-            "–" if means is None else f"{means[name]:.3f}{'*' if scorer in evaluation['best'][name] else ' '}"  # type: ignore[literal-required]
+            "–" if means is None else f"{printed(means[name])}{'*' if scorer in evaluation['best'][name] else ' '}"  # type: ignore[literal-required]
             for name in evaluation["measure_names"]
         ]
         lines.append(f"{SCORER_NAMES[scorer]:<10}" + "".join(f"{cell:>13}" for cell in cells))
     for skipped in evaluation["unmeasured"]:
         lines.append(f"Not measured: {skipped['question']} {skipped['reason']}")
+    scope = evaluation["out_of_scope"]
+    if scope is not None:
+        lines += textwrap.wrap(scope["why"], 100, initial_indent="Out of scope: ", subsequent_indent=" " * 14)
+        if scope["include"]:
+            lines.append("To include them: " + " ".join(_flag(name, value) for name, value in scope["include"].items()))
     width = max((len(row["question"]) for row in evaluation["evaluation"]), default=8)
     lines += [
         "",
@@ -326,6 +333,14 @@ def _number(value: float | None, places: int) -> str:
 
 def _rank(place: int | None) -> str:
     return str(place) if place else "–"
+
+
+def _flag(name: str, value: Any) -> str:
+    """The command-line flag that sets a policy field to ``value``."""
+    flag = FIELDS_BY_NAME[name].flag
+    if isinstance(value, bool):
+        return flag if value else f"--no-{flag[2:]}"
+    return f"{flag} {_flag_value(value)}"
 
 
 def _flag_value(value: Any) -> str:

@@ -270,27 +270,29 @@ DEFAULT_POLICY: dict[str, Any] = {
 class Outcome:
     """An outcome code, the page stage that decides it (2 scope filters, 3 ranking,
     4 final context), and how the page labels it (a glyph, so colour is never the only
-    signal, and a tone)."""
+    signal, and a tone). ``setting`` names the policy field whose value leaves a record
+    out this way (the scorer's own test has none: the question's words decide it)."""
 
     code: str
     stage: int
     label: str
     glyph: str
     tone: Literal["good", "warn", "muted", "bad"]
+    setting: str | None = None
 
 
 # In the order the checks run: scope first, then packing.
 OUTCOME_TABLE: tuple[Outcome, ...] = (
-    Outcome("other_tenant", 2, "Other tenant", "⊗", "bad"),
-    Outcome("superseded", 2, "Superseded", "⇢", "muted"),
-    Outcome("store_filtered", 2, "Other store", "⊘", "muted"),
-    Outcome("previous_session", 2, "Previous session", "↶", "muted"),
-    Outcome("too_old", 2, "Too old", "◷", "muted"),
+    Outcome("other_tenant", 2, "Other tenant", "⊗", "bad", "tenant"),
+    Outcome("superseded", 2, "Superseded", "⇢", "muted", "latest_per_key"),
+    Outcome("store_filtered", 2, "Other store", "⊘", "muted", "store"),
+    Outcome("previous_session", 2, "Previous session", "↶", "muted", "previous_sessions"),
+    Outcome("too_old", 2, "Too old", "◷", "muted", "max_age_hours"),
     Outcome("no_shared_terms", 3, "No shared terms", "∅", "muted"),
-    Outcome("below_similarity", 3, "Below minimum similarity", "≈", "muted"),
+    Outcome("below_similarity", 3, "Below minimum similarity", "≈", "muted", "min_similarity"),
     Outcome("selected", 4, "Selected", "✓", "good"),
-    Outcome("over_budget", 4, "Over budget", "✕", "warn"),
-    Outcome("record_limit", 4, "Record limit", "#", "warn"),
+    Outcome("over_budget", 4, "Over budget", "✕", "warn", "budget_words"),
+    Outcome("record_limit", 4, "Record limit", "#", "warn", "max_records"),
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
 
@@ -306,6 +308,7 @@ GUIDE_PARTS: dict[str, str] = {
     "scoreboard": "the scoreboard",
 }
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
+OUTCOMES_BY_CODE: dict[str, Outcome] = {o.code: o for o in OUTCOME_TABLE}
 
 
 # ---------------------------------------------------------------- derived forms

@@ -9,9 +9,11 @@ its numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .fields import FIELDS_BY_NAME
 from .model import Policy, Record, Store
 from .text import hours
 
@@ -150,3 +152,34 @@ def too_old(record: Record, policy: Policy) -> Exclusion:
         "too_old",
         f"{hours(record.age_hours)} old, past the maximum age of {hours(policy.max_age_hours)}.",
     )
+
+
+# ---------------------------------------------------------------- wider settings
+
+
+def _all_their_stores(records: Sequence[Record], policy: Policy) -> dict[str, Any] | None:
+    kinds = {record.store for record in records}
+    return {"store": next(iter(kinds)) if len(kinds) == 1 else "all"}
+
+
+def _previous_sessions(records: Sequence[Record], policy: Policy) -> dict[str, Any] | None:
+    return {"previous_sessions": True}
+
+
+def _old_enough(records: Sequence[Record], policy: Policy) -> dict[str, Any] | None:
+    oldest = max((record.age_hours for record in records), default=policy.max_age_hours)
+    limit = FIELDS_BY_NAME["max_age_hours"].maximum
+    if limit is not None and oldest > limit:
+        return None
+    return {"max_age_hours": max(oldest, policy.max_age_hours)}
+
+
+# Per scope check, the least change to a policy that lets ``records`` (all those to be let
+# in, whichever check stops each now) past it. A check missing here has no wider setting:
+# another tenant's record (the tenant is a hard filter) and a superseded one (no filter
+# brings a stale fact back; turning Keep latest fact per key off is another experiment).
+WIDER: dict[str, Callable[[Sequence[Record], Policy], dict[str, Any] | None]] = {
+    "store_filtered": _all_their_stores,
+    "previous_session": _previous_sessions,
+    "too_old": _old_enough,
+}

@@ -197,11 +197,12 @@ class Session:
         """What the page needs once per store: its size, each record's word count and recency."""
         return {"records": len(self.store.records), "words": self.words, "recency": self.recency}
 
-    def ranking_and_tray(self, policy: Policy) -> tuple[list[str], list[str]]:
-        """The ranking after scope (record ids, best first) and the tray: what an
-        evaluation (engine/evaluate.py) measures, without building the answer around them."""
+    def ranking_and_tray(self, policy: Policy) -> tuple[list[str], list[str], list[str]]:
+        """The ranking after scope (record ids, best first), the tray and every record's
+        outcome in store order: what an evaluation (engine/evaluate.py) measures and says,
+        without building the answer around them."""
         d = self._decide(policy)
-        return d.ranked, d.selected
+        return d.ranked, d.selected, d.outcome
 
     # ------------------------------------------------------------ entry points
 

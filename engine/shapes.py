@@ -275,13 +275,15 @@ class Evaluated(TypedDict):
     best first), the tray, the question's supporting records for the tenant, the place of the
     first of them in the ranking (None when none is ranked), how many of them are among the
     first k, and the measures (None when the question has no supporting record for the
-    tenant: nothing to measure)."""
+    tenant: nothing to measure). ``outcomes`` gives each supporting record's outcome code
+    under this scorer, in the order of ``supporting``."""
 
     question: str
     scorer: str
     ranking: list[str]
     tray: list[str]
     supporting: list[str]
+    outcomes: dict[str, str]
     first_rank: int | None
     hits: int
     measures: Measures | None
@@ -294,15 +296,41 @@ class Unmeasured(TypedDict):
     reason: str
 
 
+class LeftOut(TypedDict):
+    """A supporting record the policy's scope leaves out under every scorer: the questions
+    it supports, and the outcome code of every scope check that leaves it out on its own, in
+    the order the checks run (the first is its outcome). ``included`` says whether the
+    evaluation's ``include`` settings let it in."""
+
+    record: str
+    questions: list[str]
+    outcomes: list[str]
+    included: bool
+
+
+class OutOfScope(TypedDict):
+    """Why supporting records are out of scope, and the settings that let them in: ``why``
+    the sentence (the page and the command line say it as it is), ``include`` the policy
+    fields to change and their values (empty when no wider setting lets any in), checked by
+    the engine's scope checks, and ``include_text`` those changes in the controls' words."""
+
+    left_out: list[LeftOut]
+    why: str
+    include: dict[str, Any]
+    include_text: str
+
+
 class Evaluation(TypedDict):
     """Every question of the store under every scorer, with the policy in force but its
     question (``api.evaluate``, ``python -m engine --evaluate --json``). ``k`` is the policy's
     ``max_records``; ``evaluation`` holds one entry per question and scorer, question by
     question in store order, scorers in the scorer table's order; ``means`` each scorer's mean
     measures over the ``measured`` questions (None when there are none), ``best`` per measure
-    the scorers whose mean is highest (all of them when tied, none when nothing is measured),
-    ``unmeasured`` the questions left out of the means with the reason; ``measure_names`` each
-    measure's column heading, in the order tables show them."""
+    the scorers whose mean is highest (all of those tied at the top, none when every scorer
+    ties or nothing is measured), ``unmeasured`` the questions left out of the means with the
+    reason, ``out_of_scope`` the measured questions' supporting records the scope leaves out
+    (None when it leaves none out); ``measure_names`` each measure's column heading, in the
+    order tables show them."""
 
     policy: dict[str, Any]
     k: int
@@ -312,6 +340,7 @@ class Evaluation(TypedDict):
     best: dict[str, list[str]]
     measured: list[str]
     unmeasured: list[Unmeasured]
+    out_of_scope: OutOfScope | None
 
 
 class SweepPoint(TypedDict):

@@ -18,7 +18,9 @@ from ranx import evaluate as ranx_evaluate
 
 import engine
 from engine import api, parse_store, run
-from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, sweep_recency
+from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, printed, sweep_recency
+from engine.fields import FIELDS_BY_NAME, OUTCOME_STAGE, OUTCOMES_BY_CODE
+from engine.scope import WIDER
 from engine.scorers import SCORERS
 from engine.session import Session
 from harness import ROOT
@@ -162,6 +164,16 @@ def test_best_marks_every_scorer_tied_at_the_top() -> None:
         assert winners == [s for s, m in result["means"].items() if m[name] == top]
 
 
+@pytest.mark.parametrize("policy", [{}, {"store": "semantic", "previous_sessions": True}])
+def test_no_scorer_is_best_where_every_scorer_ties(policy: dict[str, Any]) -> None:
+    """The default settings (every mean 0) and semantic facts with previous sessions (every
+    scorer finds M2 and M8 alike): each column ties, so no scorer is marked best in it."""
+    result = evaluated(STORE, policy)
+    for name in MEASURE_NAMES:
+        assert len({m[name] for m in result["means"].values()}) == 1, name
+    assert result["best"] == {name: [] for name in MEASURE_NAMES}
+
+
 def test_the_policy_but_its_question_is_in_force() -> None:
     """The question, an own question and the scorer chosen change nothing; k is max_records."""
     base = evaluated(STORE, {**WIDE, "max_records": 2})
@@ -169,6 +181,136 @@ def test_the_policy_but_its_question_is_in_force() -> None:
         STORE, {**WIDE, "max_records": 2, "question": "rollback-steps", "question_text": "hello", "scorer": "hybrid"}
     )
     assert base["evaluation"] == other["evaluation"] and base["means"] == other["means"] and base["k"] == 2
+
+
+# ------------------------------------------------------------------ out of scope
+
+
+def assert_out_of_scope_is_the_scope_checks(
+    store: dict[str, Any], policy: dict[str, Any], result: dict[str, Any]
+) -> None:
+    """The out-of-scope note against plain runs: each supporting record named is one a run
+    leaves out at scope (its first check is the run's outcome), those not named are in scope;
+    under the settings offered, each record said to be let in is in scope and the others
+    still out; each row's outcomes are a plain run's; the sentence names every record with
+    the label and value of each setting that leaves it out."""
+    tenant = result["policy"]["tenant"]
+    supporting = list(dict.fromkeys(rid for q in store["questions"] for rid in q["supporting"].get(tenant, [])))
+    before = run({"store": store, "policy": policy})
+    assert "error" not in before
+    outcome = {r["id"]: r["outcome"] for r in before["records"]}
+    note = result["out_of_scope"]
+    named = {entry["record"]: entry for entry in (note["left_out"] if note else [])}
+    for rid in supporting:
+        out = OUTCOME_STAGE[outcome[rid]] == 2
+        assert (rid in named) == out, (rid, outcome[rid])
+        if out:
+            assert named[rid]["outcomes"][0] == outcome[rid]
+    for row in result["evaluation"]:
+        asked = run(
+            {
+                "store": store,
+                "policy": {**policy, "question": row["question"], "scorer": row["scorer"], "question_text": ""},
+            }
+        )
+        assert row["outcomes"] == {r["id"]: r["outcome"] for r in asked["records"] if r["id"] in row["supporting"]}
+    if note is None:
+        return
+    after = run({"store": store, "policy": {**policy, **note["include"]}})
+    assert "error" not in after
+    widened = {r["id"]: r["outcome"] for r in after["records"]}
+    for rid, entry in named.items():
+        assert (OUTCOME_STAGE[widened[rid]] != 2) == entry["included"], (rid, widened[rid])
+        assert rid in note["why"]
+        for code in entry["outcomes"]:
+            name = OUTCOMES_BY_CODE[code].setting
+            assert name is not None and f"{FIELDS_BY_NAME[name].label} (" in note["why"]
+    assert bool(note["include"]) == any(entry["included"] for entry in named.values())
+    for name, value in note["include"].items():
+        assert FIELDS_BY_NAME[name].label in note["include_text"] and value != result["policy"][name]
+
+
+def test_the_default_settings_say_why_every_measure_is_zero() -> None:
+    """Working context without previous sessions holds none of the four supporting records:
+    each is left out by the memory store and then by previous sessions, and All stores with
+    previous sessions on lets every one in (measured again: nothing left out, nonzero means)."""
+    result = evaluated(STORE, {})
+    note = result["out_of_scope"]
+    assert note is not None
+    assert [(e["record"], e["questions"], e["outcomes"], e["included"]) for e in note["left_out"]] == [
+        ("M2", ["deployment-region"], ["store_filtered", "previous_session"], True),
+        ("M3", ["timeout-incident"], ["store_filtered", "previous_session"], True),
+        ("M4", ["rollback-steps"], ["store_filtered", "previous_session"], True),
+        ("M8", ["on-call-contact"], ["store_filtered", "previous_session"], True),
+    ]
+    assert note["why"] == (
+        "No question's supporting record is in scope, so every measure is 0: M2, M3, M4 and M8 are left out "
+        "by Memory store (Working context) and by Include previous sessions (off)."
+    )
+    assert note["include"] == {"store": "all", "previous_sessions": True}
+    assert note["include_text"] == "Memory store: All stores; Include previous sessions: on"
+    assert {m["recall"] for m in result["means"].values()} == {0.0}
+    assert_out_of_scope_is_the_scope_checks(STORE, {}, result)
+    included = evaluated(STORE, note["include"])
+    assert included["out_of_scope"] is None and included["means"]["tfidf"]["recall"] > 0
+
+
+def test_a_wider_maximum_age_is_the_oldest_supporting_record_left_out() -> None:
+    """Maximum age 100 hours leaves out M4 (150 hours old) alone: the age offered is 150."""
+    policy = {**WIDE, "max_age_hours": 100}
+    note = evaluated(STORE, policy)["out_of_scope"]
+    assert note is not None and note["include"] == {"max_age_hours": 150}
+    assert note["why"] == (
+        "1 of 4 supporting records is out of scope, so no scorer ranks it: "
+        "M4 is left out by Maximum age (100 hours, inclusive)."
+    )
+
+
+def test_a_superseded_supporting_record_is_said_to_stay_out() -> None:
+    """A question that declares M1, which M2 supersedes: no wider filter lets it in, the note
+    says so with the engine's reason, and the settings offered let in only the others."""
+    store = json.loads(json.dumps(STORE))
+    store["questions"][0]["supporting"]["team-a"] = ["M1", "M2"]
+    result = evaluated(store, {})
+    note = result["out_of_scope"]
+    assert note is not None
+    first = note["left_out"][0]
+    assert (first["record"], first["outcomes"], first["included"]) == ("M1", ["superseded"], False)
+    assert (
+        "M1 is left out by Keep latest fact per key (on), and widening the other filters does not let it in: "
+        "superseded by M2, a newer fact for key deploy.region (96 hours old against 410 hours)."
+    ) in note["why"]
+    assert note["include"] == {"store": "all", "previous_sessions": True}
+    assert_out_of_scope_is_the_scope_checks(store, {}, result)
+
+
+def test_the_wider_settings_are_scope_checks_each_naming_its_own_field() -> None:
+    """Each widened check is a scope check (stage 2) and changes only the field its row in
+    the outcome table names."""
+    store = parse_store(STORE)
+    policy = engine.parse_policy({}, store)
+    for outcome, wider in WIDER.items():
+        assert OUTCOME_STAGE[outcome] == 2
+        change = wider(store.records, policy)
+        assert change is not None and list(change) == [OUTCOMES_BY_CODE[outcome].setting]
+
+
+# ------------------------------------------------------------------ printing
+
+
+def test_measures_print_rounded_half_up_as_by_hand() -> None:
+    """0.5625 prints 0.563 (format's ties-to-even on the binary value writes 0.562)."""
+    assert format(0.5625, ".3f") == "0.562"
+    cases = [(0.5625, "0.563"), (0.0625, "0.063"), (0.4375, "0.438"), (0.8125, "0.813"), (2.675, "2.675")]
+    assert [printed(x) for x in (x for x, _ in cases)] == [want for _, want in cases]
+    assert [printed(1 / 3), printed(0.6309297535714575), printed(1.0), printed(0.0)] == [
+        "0.333",
+        "0.631",
+        "1.000",
+        "0.000",
+    ]
+    assert printed(2.675, 2) == "2.68" and format(2.675, ".2f") == "2.67"
+    assert printed(0.0005) == "0.001" and printed(0.00049999) == "0.000"
 
 
 # ------------------------------------------------------------------ ranx and plain runs
@@ -196,6 +338,7 @@ def test_fixture_stores_agree_with_ranx_and_plain_runs(name: str, policy: dict[s
     assert result["measured"], "a fixture store measures some question"
     assert_agrees_with_ranx(result)
     assert_plain_runs_agree(store, policy, result)
+    assert_out_of_scope_is_the_scope_checks(store, policy, result)
 
 
 @st.composite
@@ -215,7 +358,8 @@ def supported_stores(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), store=supported_stores())
 def test_random_stores_and_policies_agree_with_ranx_and_plain_runs(data: st.DataObject, store: dict[str, Any]) -> None:
-    """Random stores and policies drawn from the field table: the same two agreements."""
+    """Random stores and policies drawn from the field table: the same two agreements, and
+    what the evaluation says is out of scope agrees with plain runs."""
     policy = data.draw(policies(store))
     result = evaluated(store, policy)
     assert_agrees_with_ranx(result)
@@ -288,7 +432,17 @@ def test_cli_json_is_the_evaluation_object() -> None:
     done = cli("--evaluate", "--json", "--store", "all", "--previous-sessions", "--recency-weight", "0.5")
     assert done.returncode == 0, done.stderr
     printed = json.loads(done.stdout)
-    assert list(printed) == ["policy", "k", "measure_names", "evaluation", "means", "best", "measured", "unmeasured"]
+    assert list(printed) == [
+        "policy",
+        "k",
+        "measure_names",
+        "evaluation",
+        "means",
+        "best",
+        "measured",
+        "unmeasured",
+        "out_of_scope",
+    ]
     assert printed == evaluated(STORE, {"store": "all", "previous_sessions": True, "recency_weight": 0.5})
     assert list(printed["evaluation"][0]) == [
         "question",
@@ -296,6 +450,7 @@ def test_cli_json_is_the_evaluation_object() -> None:
         "ranking",
         "tray",
         "supporting",
+        "outcomes",
         "first_rank",
         "hits",
         "measures",
@@ -334,6 +489,50 @@ def test_cli_table_marks_the_best_and_lists_every_question() -> None:
     ]
     assert len(rows) == 16
     assert "refund-window       BM25          2    1/3  [S5] [S2] S3 S4; S2" in rows
+
+
+def test_cli_says_why_supporting_records_are_out_of_scope_and_how_to_include_them() -> None:
+    """The default settings: the means carry no best mark, the evaluation's sentence is
+    printed as it is (wrapped), then the flags that include the records; with those flags
+    the note is gone."""
+    done = cli("--evaluate")
+    assert done.returncode == 0, done.stderr
+    assert "*" not in done.stdout.split("Question ")[0].split("Scorer ", 1)[1]
+    note = evaluated(STORE, {})["out_of_scope"]
+    said = done.stdout.split("Out of scope: ", 1)[1].split("\nTo include them: ")[0]
+    assert " ".join(said.split()) == note["why"]
+    flags = done.stdout.split("To include them: ", 1)[1].splitlines()[0]
+    assert flags == "--store all --previous-sessions"
+    included = cli("--evaluate", *flags.split())
+    assert included.returncode == 0 and "Out of scope" not in included.stdout
+
+
+def test_cli_rounds_a_mean_of_0_5625_half_up() -> None:
+    """Default store, everything in scope to 500 hours, recency 0.1, every fact kept: Hybrid's
+    MRR is 9/16 exactly and prints 0.563."""
+    policy = {
+        "store": "all",
+        "previous_sessions": True,
+        "max_age_hours": 500,
+        "recency_weight": 0.1,
+        "latest_per_key": False,
+    }
+    assert evaluated(STORE, policy)["means"]["hybrid"]["mrr"] == 0.5625
+    done = cli(
+        "--evaluate",
+        "--store",
+        "all",
+        "--previous-sessions",
+        "--max-age-hours",
+        "500",
+        "--recency-weight",
+        "0.1",
+        "--no-latest-per-key",
+    )
+    hybrid = next(
+        line.split() for line in done.stdout.splitlines() if line.startswith("Hybrid ") and len(line.split()) == 6
+    )
+    assert hybrid[3] == "0.563"
 
 
 def test_cli_bad_input_exits_2_with_one_line() -> None:

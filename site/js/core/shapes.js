@@ -306,13 +306,15 @@
  * best first), the tray, the question's supporting records for the tenant, the place of the
  * first of them in the ranking (None when none is ranked), how many of them are among the
  * first k, and the measures (None when the question has no supporting record for the
- * tenant: nothing to measure).
+ * tenant: nothing to measure). `outcomes` gives each supporting record's outcome code
+ * under this scorer, in the order of `supporting`.
  * @typedef {object} Evaluated
  * @property {string} question
  * @property {string} scorer
  * @property {string[]} ranking
  * @property {string[]} tray
  * @property {string[]} supporting
+ * @property {Record<string, string>} outcomes
  * @property {number | null} first_rank
  * @property {number} hits
  * @property {Measures | null} measures
@@ -326,14 +328,40 @@
  */
 
 /**
+ * A supporting record the policy's scope leaves out under every scorer: the questions
+ * it supports, and the outcome code of every scope check that leaves it out on its own, in
+ * the order the checks run (the first is its outcome). `included` says whether the
+ * evaluation's `include` settings let it in.
+ * @typedef {object} LeftOut
+ * @property {string} record
+ * @property {string[]} questions
+ * @property {string[]} outcomes
+ * @property {boolean} included
+ */
+
+/**
+ * Why supporting records are out of scope, and the settings that let them in: `why`
+ * the sentence (the page and the command line say it as it is), `include` the policy
+ * fields to change and their values (empty when no wider setting lets any in), checked by
+ * the engine's scope checks, and `include_text` those changes in the controls' words.
+ * @typedef {object} OutOfScope
+ * @property {LeftOut[]} left_out
+ * @property {string} why
+ * @property {Record<string, unknown>} include
+ * @property {string} include_text
+ */
+
+/**
  * Every question of the store under every scorer, with the policy in force but its
  * question (`api.evaluate`, `python -m engine --evaluate --json`). `k` is the policy's
  * `max_records`; `evaluation` holds one entry per question and scorer, question by
  * question in store order, scorers in the scorer table's order; `means` each scorer's mean
  * measures over the `measured` questions (None when there are none), `best` per measure
- * the scorers whose mean is highest (all of them when tied, none when nothing is measured),
- * `unmeasured` the questions left out of the means with the reason; `measure_names` each
- * measure's column heading, in the order tables show them.
+ * the scorers whose mean is highest (all of those tied at the top, none when every scorer
+ * ties or nothing is measured), `unmeasured` the questions left out of the means with the
+ * reason, `out_of_scope` the measured questions' supporting records the scope leaves out
+ * (None when it leaves none out); `measure_names` each measure's column heading, in the
+ * order tables show them.
  * @typedef {object} Evaluation
  * @property {Policy} policy
  * @property {number} k
@@ -343,6 +371,7 @@
  * @property {Record<string, string[]>} best
  * @property {string[]} measured
  * @property {Unmeasured[]} unmeasured
+ * @property {OutOfScope | null} out_of_scope
  */
 
 /**
@@ -599,6 +628,7 @@ export const SHAPE_KEYS = Object.freeze({
     "ranking",
     "tray",
     "supporting",
+    "outcomes",
     "first_rank",
     "hits",
     "measures"
@@ -606,6 +636,18 @@ export const SHAPE_KEYS = Object.freeze({
   "Unmeasured": [
     "question",
     "reason"
+  ],
+  "LeftOut": [
+    "record",
+    "questions",
+    "outcomes",
+    "included"
+  ],
+  "OutOfScope": [
+    "left_out",
+    "why",
+    "include",
+    "include_text"
   ],
   "Evaluation": [
     "policy",
@@ -615,7 +657,8 @@ export const SHAPE_KEYS = Object.freeze({
     "means",
     "best",
     "measured",
-    "unmeasured"
+    "unmeasured",
+    "out_of_scope"
   ],
   "SweepPoint": [
     "recency_weight",
