@@ -34,7 +34,6 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from .errors import InputError, error_result, internal_error
@@ -71,8 +70,23 @@ PLACES = 3
 
 
 def printed(value: float, places: int = PLACES) -> str:
-    """``value`` to ``places`` decimals, rounded half up (away from zero) on its ``repr``'s digits."""
-    return f"{Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+    """``value`` to ``places`` decimals, rounded half up (away from zero) on its ``repr``'s
+    digits, in whole numbers (Pyodide has no ``decimal`` module)."""
+    if not math.isfinite(value):
+        return repr(value)
+    mantissa, _, power = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = int(whole + fraction)
+    # abs(value) = digits × 10^scale
+    scale = int(power or 0) - len(fraction)
+    if scale + places >= 0:
+        units = digits * 10 ** (scale + places)
+    else:
+        units, rest = divmod(digits, 10 ** -(scale + places))
+        units += 2 * rest >= 10 ** -(scale + places)
+    text = str(units).rjust(places + 1, "0")
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    return f"{sign}{text[:-places]}.{text[-places:]}" if places else f"{sign}{text}"
 
 
 def measure(ranking: list[str], tray: list[str], supporting: list[str], k: int) -> Measures:

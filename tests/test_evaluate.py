@@ -4,8 +4,11 @@ rankings and trays to plain runs, one session per store, and the command line's 
 
 from __future__ import annotations
 
+import html
 import json
 import math
+import random
+import re
 import subprocess
 import sys
 from typing import Any
@@ -18,14 +21,15 @@ from ranx import evaluate as ranx_evaluate
 
 import engine
 from engine import api, parse_store, run
+from engine.__main__ import format_evaluation
 from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, printed, sweep_recency
 from engine.fields import FIELDS_BY_NAME, OUTCOME_STAGE, OUTCOMES_BY_CODE
 from engine.scope import WIDER
-from engine.scorers import SCORERS
+from engine.scorers import SCORER_NAMES, SCORERS
 from engine.session import Session
 from harness import ROOT
 from harness.fixtures import STORE, SUPPORT_STORE, load_json
-from harness.generate import BASE_STORE, POLICIES, RECORD, policies, random_store
+from harness.generate import BASE_STORE, POLICIES, RECORD, policies, random_policy, random_store
 
 # ranx's numba kernels cast its own run arrays on first use; the oracle's values are checked
 # against hand-computed ones below, so its type-safety note is not ours to act on.
@@ -82,12 +86,14 @@ def assert_agrees_with_ranx(result: dict[str, Any]) -> None:
 
 
 def assert_plain_runs_agree(store: dict[str, Any], policy: dict[str, Any], result: dict[str, Any]) -> None:
-    """Each (question, scorer)'s ranking and tray are those of a plain run of that question."""
+    """Each (question, scorer)'s ranking, tray and supporting records' outcomes are those of a
+    plain run of that question."""
     for row in result["evaluation"]:
         asked = {**policy, "question": row["question"], "scorer": row["scorer"], "question_text": ""}
         plain = run({"store": store, "policy": asked})
         assert "error" not in plain, plain
         assert (row["ranking"], row["tray"]) == (plain["ranked"], plain["selected"]), row
+        assert row["outcomes"] == {r["id"]: r["outcome"] for r in plain["records"] if r["id"] in row["supporting"]}
 
 
 # ------------------------------------------------------------------ by hand
@@ -192,8 +198,8 @@ def assert_out_of_scope_is_the_scope_checks(
     """The out-of-scope note against plain runs: each supporting record named is one a run
     leaves out at scope (its first check is the run's outcome), those not named are in scope;
     under the settings offered, each record said to be let in is in scope and the others
-    still out; each row's outcomes are a plain run's; the sentence names every record with
-    the label and value of each setting that leaves it out."""
+    still out; the sentence names every record with the label of each setting that leaves
+    it out."""
     tenant = result["policy"]["tenant"]
     supporting = list(dict.fromkeys(rid for q in store["questions"] for rid in q["supporting"].get(tenant, [])))
     before = run({"store": store, "policy": policy})
@@ -206,14 +212,6 @@ def assert_out_of_scope_is_the_scope_checks(
         assert (rid in named) == out, (rid, outcome[rid])
         if out:
             assert named[rid]["outcomes"][0] == outcome[rid]
-    for row in result["evaluation"]:
-        asked = run(
-            {
-                "store": store,
-                "policy": {**policy, "question": row["question"], "scorer": row["scorer"], "question_text": ""},
-            }
-        )
-        assert row["outcomes"] == {r["id"]: r["outcome"] for r in asked["records"] if r["id"] in row["supporting"]}
     if note is None:
         return
     after = run({"store": store, "policy": {**policy, **note["include"]}})
@@ -533,6 +531,70 @@ def test_cli_rounds_a_mean_of_0_5625_half_up() -> None:
         line.split() for line in done.stdout.splitlines() if line.startswith("Hybrid ") and len(line.split()) == 6
     )
     assert hybrid[3] == "0.563"
+
+
+# ------------------------------------------------------------------ page and command line
+
+
+def page_views(evaluations: list[dict[str, Any]], numbers: list[float]) -> dict[str, list[str]]:
+    """The page's scoreboard views and measure strings, rendered by its own modules under Node."""
+    done = subprocess.run(
+        ["node", str(ROOT / "harness" / "render_scoreboard.mjs")],
+        input=json.dumps({"evaluations": evaluations, "numbers": numbers}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    views: dict[str, list[str]] = json.loads(done.stdout)
+    return views
+
+
+def plain(markup: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+def test_the_page_and_the_command_line_print_the_same_measures_and_sentences() -> None:
+    """Random policies on both fixture stores (and the 9/16 one): each mean cell of the page's
+    table is the command line's, the best marked alike, and the page's note is the sentence
+    the command line prints; random numbers and written ties print alike too."""
+    rng = random.Random(55)
+    tie = {
+        "store": "all",
+        "previous_sessions": True,
+        "max_age_hours": 500,
+        "recency_weight": 0.1,
+        "latest_per_key": False,
+    }
+    cases = [(STORE, {}), (STORE, tie)] + [
+        (store, random_policy(store, rng)) for _ in range(8) for store in (STORE, SUPPORT)
+    ]
+    evaluations = [evaluated(store, policy) for store, policy in cases]
+    numbers = (
+        [rng.random() for _ in range(300)] + [rng.randrange(0, 2000) / 2000 for _ in range(300)] + [0.5625, 0.0625]
+    )
+    views = page_views(evaluations, numbers)
+    assert views["numbers"] == [printed(x) for x in numbers]
+    assert views["numbers"][-2:] == ["0.563", "0.063"]
+    for evaluation, means, scope in zip(evaluations, views["means"], views["scope"], strict=True):
+        cli_text = format_evaluation(evaluation)  # type: ignore[arg-type]
+        cli_rows = {
+            line.split()[0]: line.split()[1:6]
+            for line in cli_text.splitlines()
+            if line.split()[:1] in (["TF-IDF"], ["BM25"], ["Embedding"], ["Hybrid"]) and len(line.split()) == 6
+        }
+        for scorer, row in re.findall(r'<tr data-scorer="(\w+)">(.*?)</tr>', means):
+            page_cells = [plain(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            cli_cells = cli_rows[SCORER_NAMES[scorer]]
+            assert [c.removesuffix(" best") for c in page_cells] == [c.rstrip("*") for c in cli_cells]
+            assert [c.endswith(" best") for c in page_cells] == [c.endswith("*") for c in cli_cells]
+        note = evaluation["out_of_scope"]
+        if note is None:
+            assert scope == "" and "Out of scope" not in cli_text
+        else:
+            assert note["why"] in plain(scope)
+            said = cli_text.split("Out of scope: ", 1)[1].split("\nTo include them:")[0].split("\n\n")[0]
+            assert " ".join(said.split()) == note["why"]
+        assert "(0.562" not in cli_text
 
 
 def test_cli_bad_input_exits_2_with_one_line() -> None:

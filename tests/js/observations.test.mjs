@@ -106,3 +106,11 @@ test("a kept scoreboard reads as a Markdown table: scorers by name, three places
     ].join("\n"),
   );
 });
+
+test("a kept scoreboard says why supporting records were out of scope, in the engine's words", () => {
+  const why = "No question's supporting record is in scope, so every measure is 0: M2 is left out by Memory store (Working context).";
+  const kept = keptScoreboard(/** @type {any} */ ({ ...evaluation, out_of_scope: { left_out: [], why, include: {}, include_text: "" } }), "https://x/", new Date(0));
+  assert.equal(kept.out_of_scope, why);
+  assert.ok(scoreboardText(kept).endsWith(`\n\nOut of scope: ${why}`));
+  assert.doesNotMatch(scoreboardText(keptScoreboard(/** @type {any} */ ({ ...evaluation, out_of_scope: null }), "https://x/", new Date(0))), /Out of scope/);
+});

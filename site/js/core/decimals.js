@@ -1,26 +1,28 @@
-// Numbers written to a fixed number of places as Python writes them, so the page's figures
-// read as the command line's.
-//
-// Python's format(x, ".3f") rounds the exact value of the float, an exact tie to the even
-// digit; toFixed rounds an exact tie away from zero. Means of a few questions land on ties
-// often (0.5625 is 9/16): there toFixed writes 0.563 where the command line writes 0.562.
-
-// Digits past the kept ones that decide a tie: a float in the range of a measure differs
-// from a tie, when it does, well within this many places.
-const TIE_DIGITS = 25;
+// Measures written to a fixed number of places as the command line prints them
+// (engine/evaluate.py printed): the float's shortest decimal digits, the ones Python's repr
+// and JavaScript's String write alike, rounded half up, away from zero, as a learner
+// rounds by hand. 0.5625 is 0.563; toFixed (and Python's format) round the float's exact
+// binary value instead, and can land either side of a written tie: 2.675 is 2.67 there.
 
 /**
- * x to `places` decimals, as Python's format(x, f".{places}f").
+ * x to `places` decimals, rounded half up on its shortest digits.
  * @param {number} x @param {number} places
  */
-export function fixedAsPython(x, places) {
-  const rounded = x.toFixed(places);
-  if (!Number.isFinite(x)) return rounded;
-  const long = Math.abs(x).toFixed(places + TIE_DIGITS);
-  const cut = long.length - TIE_DIGITS;
-  if (!/^50*$/.test(long.slice(cut))) return rounded;
-  // An exact tie: toFixed went away from zero, to the even digit only when the kept one is odd.
-  const kept = long.slice(0, cut).replace(/\.$/, "");
-  if (Number(kept.at(-1)) % 2 === 1) return rounded;
-  return `${x < 0 ? "-" : ""}${kept}`;
+export function fixedHalfUp(x, places) {
+  if (!Number.isFinite(x)) return String(x);
+  // toExponential() with no argument writes as many digits as telling x apart needs: String's.
+  const [mantissa, power] = Math.abs(x).toExponential().split("e");
+  const digits = BigInt(mantissa.replace(".", ""));
+  // x = digits × 10^scale
+  const scale = Number(power) - (mantissa.length - (mantissa.includes(".") ? 2 : 1));
+  let units;
+  if (scale + places >= 0) {
+    units = digits * 10n ** BigInt(scale + places);
+  } else {
+    const drop = 10n ** BigInt(-(scale + places));
+    units = digits / drop + (2n * (digits % drop) >= drop ? 1n : 0n);
+  }
+  const text = units.toString().padStart(places + 1, "0");
+  const whole = places ? `${text.slice(0, -places)}.${text.slice(-places)}` : text;
+  return `${x < 0 || Object.is(x, -0) ? "-" : ""}${whole}`;
 }

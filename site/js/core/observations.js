@@ -3,7 +3,7 @@
 // Experiment records, pure: a baseline snapshot and its differences from the current
 // result, the check of a learner's prediction, and notebook observations and kept scoreboards.
 
-import { fixedAsPython } from "./decimals.js";
+import { fixedHalfUp } from "./decimals.js";
 import { scorerRow } from "./scorers.js";
 
 /** @typedef {import("./shapes.js").Result} Result */
@@ -123,6 +123,7 @@ export function observationText(o) {
  * @property {Record<string, string[]>} best
  * @property {string[]} measured
  * @property {{question: string, reason: string}[]} unmeasured
+ * @property {string} [out_of_scope]  why supporting records were out of scope (absent from older notebooks)
  */
 
 /**
@@ -144,6 +145,7 @@ export function keptScoreboard(evaluation, link, when) {
     best: Object.fromEntries(Object.entries(evaluation.best).map(([measure, scorers]) => [measure, [...scorers]])),
     measured: [...evaluation.measured],
     unmeasured: evaluation.unmeasured.map((u) => ({ question: u.question, reason: u.reason })),
+    out_of_scope: evaluation.out_of_scope?.why ?? "",
   };
 }
 
@@ -153,7 +155,7 @@ export function scoreboardText(kept) {
   const measures = Object.keys(kept.measure_names);
   const count = kept.measured.length;
   const rows = Object.entries(kept.means).map(([scorer, means]) => {
-    const cells = measures.map((m) => (means ? `${fixedAsPython(means[m], 3)}${kept.best[m]?.includes(scorer) ? " (best)" : ""}` : "–"));
+    const cells = measures.map((m) => (means ? `${fixedHalfUp(means[m], 3)}${kept.best[m]?.includes(scorer) ? " (best)" : ""}` : "–"));
     return `| ${scorerRow(scorer).name} | ${cells.join(" | ")} |`;
   });
   return [
@@ -166,5 +168,6 @@ export function scoreboardText(kept) {
     `|---|${measures.map(() => "---:").join("|")}|`,
     ...rows,
     ...(kept.unmeasured.length ? ["", ...kept.unmeasured.map((u) => `Not measured: ${u.question} ${u.reason}`)] : []),
+    ...(kept.out_of_scope ? ["", `Out of scope: ${kept.out_of_scope}`] : []),
   ].join("\n");
 }

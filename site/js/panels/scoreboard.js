@@ -1,6 +1,7 @@
 // The scoreboard panel: asks the worker for the evaluation of the policy shown, then
-// for the recency sweep, applies a question and scorer when a cell is picked, and keeps
-// the means in the notebook.
+// for the recency sweep, applies a question and scorer when a cell is picked, applies the
+// settings that let out-of-scope supporting records in when asked to, and keeps the means
+// in the notebook.
 //
 // Off until asked for (the evaluation runs the embedding scorers, whose vectors the page
 // otherwise loads only when one is picked): by the learner's button, a guided step that
@@ -11,7 +12,7 @@
 import { keptScoreboard } from "../core/observations.js";
 import { addressParams } from "../core/page-core.js";
 import { writeQuery } from "../core/state.js";
-import { meansTable, questionGrid, sweepChart } from "../views/scoreboard.js";
+import { meansTable, questionGrid, scopeNote, sweepChart, sweepTable } from "../views/scoreboard.js";
 import { place, setText } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
@@ -21,6 +22,7 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
   const status = byId("scoreboard-status");
   const keep = byId("scoreboard-keep");
   const keptStatus = byId("scoreboard-kept");
+  const numbers = byId("scoreboard-numbers");
   let asked = 0;
   /** The evaluation on screen, which Keep in notebook keeps. @type {import("../core/shapes.js").Evaluation | null} */
   let shown = null;
@@ -39,6 +41,7 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
         return;
       }
       shown = /** @type {import("../core/shapes.js").Evaluation} */ (evaluation);
+      place(placed, "scoreboard-scope", scopeNote(shown));
       place(placed, "scoreboard-means", meansTable(shown));
       place(placed, "scoreboard-grid", questionGrid(shown));
       keep.hidden = false;
@@ -53,6 +56,8 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
         return;
       }
       place(placed, "scoreboard-sweep", sweepChart(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
+      place(placed, "scoreboard-sweep-table", sweepTable(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
+      numbers.hidden = false;
       section.dataset.sweptPolicy = query;
       setText(status, "");
     } catch (error) {
@@ -72,6 +77,14 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
     const entry = keptScoreboard(shown, reopens, new Date());
     dispatch({ type: "scoreboard-kept", entry });
     setText(keptStatus, `Kept in the notebook: the means of ${Object.keys(entry.means).length} scorers over ${entry.measured.length} questions.`);
+  });
+  byId("scoreboard-scope").addEventListener("click", (event) => {
+    const include = shown?.out_of_scope?.include;
+    if (!include || !(/** @type {HTMLElement} */ (event.target).closest(".scoreboard-include"))) return;
+    // As a guide step applies its settings: the controls are written too, and the scoreboard
+    // measures the answer to them. The button goes with the note: the means take the focus.
+    dispatch({ type: "guide-step", policy: { ...state().policy, ...include }, at: performance.now() });
+    byId("scoreboard-means").focus();
   });
   byId("scoreboard-grid").addEventListener("click", (event) => {
     const cell = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest("button[data-question]"));

@@ -2,11 +2,13 @@
 //
 // Pure: an Evaluation (and a Sweep) in, markup out. Every number and sentence comes from
 // the engine's evaluation (engine/evaluate.py): the means, the best per measure, each
-// question's first supporting rank and hits within k, the reasons a question is not
-// measured, and the measures' headings.
+// question's first supporting rank, hits within k and its supporting records' outcomes,
+// why supporting records are out of scope and the settings that let them in, the reasons
+// a question is not measured, and the measures' headings.
 
-import { fixedAsPython } from "../core/decimals.js";
+import { fixedHalfUp } from "../core/decimals.js";
 import { scorerRow } from "../core/scorers.js";
+import { OUTCOME_TABLE } from "../core/tables.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Evaluation} Evaluation */
@@ -16,12 +18,29 @@ import { html } from "./html.js";
 /** A scorer's short name. @param {string} scorer */
 const scorerName = (scorer) => scorerRow(scorer).name;
 
-/** A measure to three places, as the command line writes it. @param {number} value */
-const shown = (value) => fixedAsPython(value, 3);
+/** A measure to three places, as the command line prints it. @param {number} value */
+const shown = (value) => fixedHalfUp(value, 3);
+
+/** "a", "a and b", "a, b and c". @param {string[]} items */
+const listed = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/**
+ * Why supporting records are out of scope, in the engine's words, and a button that applies
+ * the settings the engine found to let them in (panels/scoreboard.js); empty when the scope
+ * leaves none out.
+ * @param {Evaluation} evaluation
+ */
+export function scopeNote(evaluation) {
+  const note = evaluation.out_of_scope;
+  if (!note) return "";
+  const offer = note.include_text ? html`<p><button type="button" class="scoreboard-include">Include them: ${note.include_text}</button></p>` : "";
+  return html`<div class="scoreboard-scope" role="note"><p>${note.why}</p>${offer}</div>`;
+}
 
 /**
  * The means table: scorers as rows, measures as columns, the best of each column marked
- * with a word as well as weight, so colour is never the only signal.
+ * with a word as well as weight, so colour is never the only signal; where every scorer
+ * ties, none is marked, and a line under the table says so.
  * @param {Evaluation} evaluation
  */
 export function meansTable(evaluation) {
@@ -38,9 +57,12 @@ export function meansTable(evaluation) {
     return html`<tr data-scorer="${scorer}"><th scope="row">${scorerName(scorer)}</th>${cells}</tr>`;
   });
   const unmeasured = evaluation.unmeasured.map((skipped) => html`<li data-question="${skipped.question}">${skipped.question} ${skipped.reason}.</li>`);
+  const measuredAny = Object.values(evaluation.means).some((means) => means !== null);
+  const tied = measuredAny ? names.filter(([name]) => (evaluation.best[name] ?? []).length === 0).map(([, heading]) => heading) : [];
+  const ties = tied.length === names.length ? "every measure" : listed(tied);
   return html`<table class="scoreboard-means"><caption>${caption}</caption>
 <thead><tr><th scope="col">Scorer</th>${names.map(([, heading]) => html`<th scope="col">${heading}</th>`)}</tr></thead>
-<tbody>${rows}</tbody></table>${unmeasured.length ? html`<ul class="scoreboard-unmeasured">${unmeasured}</ul>` : ""}`;
+<tbody>${rows}</tbody></table>${tied.length ? html`<p class="scoreboard-ties">Every scorer ties on ${ties}, so none is marked best there.</p>` : ""}${unmeasured.length ? html`<ul class="scoreboard-unmeasured">${unmeasured}</ul>` : ""}`;
 }
 
 /**
@@ -56,8 +78,8 @@ export function questionGrid(evaluation) {
     const cells = scorers.map((scorer) => {
       const row = evaluation.evaluation.find((each) => each.question === question && each.scorer === scorer);
       if (!row) return html`<td></td>`;
-      const text = cellText(row, evaluation.k);
-      return html`<td><button type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${question}, ${scorerName(scorer)}: ${text}"><span class="cell-scorer">${scorerName(scorer)}</span>${text}</button></td>`;
+      const parts = cellParts(row, evaluation.k);
+      return html`<td><button type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${question}, ${scorerName(scorer)}: ${parts.join("; ")}"><span class="cell-scorer">${scorerName(scorer)}</span>${parts.map((part, i) => html`<span class="cell-line">${part}${i < parts.length - 1 ? ";" : ""}</span>`)}</button></td>`;
     });
     return html`<tr><th scope="row">${question}</th>${cells}</tr>`;
   });
@@ -67,39 +89,129 @@ export function questionGrid(evaluation) {
 }
 
 /**
- * A cell's words, from the evaluation's row.
- * @param {import("../core/shapes.js").Evaluated} row @param {number} k
+ * A cell's words, from the evaluation's row: where its first supporting record ranks (or,
+ * where none is ranked, which they are and the outcome that kept each from the ranking),
+ * then the hits within k.
+ * @param {import("../core/shapes.js").Evaluated} row @param {number} k @returns {string[]}
  */
-export function cellText(row, k) {
-  if (!row.measures) return "not measured";
-  const first = row.first_rank === null ? "none ranked" : `first at ${row.first_rank}`;
-  return `${first}; ${row.hits} of ${row.supporting.length} in top ${k}`;
+export function cellParts(row, k) {
+  if (!row.measures) return ["not measured"];
+  const hits = `${row.hits} of ${row.supporting.length} in top ${k}`;
+  if (row.first_rank !== null) return [`first at ${row.first_rank}`, hits];
+  const labels = row.supporting.map((id) => OUTCOME_TABLE[row.outcomes[id]]?.label ?? row.outcomes[id]);
+  const unranked = new Set(labels).size === 1 ? `${listed(row.supporting)} not ranked (${labels[0]})` : `${listed(row.supporting.map((id, i) => `${id} (${labels[i]})`))} not ranked`;
+  return [unranked, hits];
 }
 
-const WIDTH = 320;
-const HEIGHT = 160;
-const PAD = 28;
+/** A cell's words as one line. @param {import("../core/shapes.js").Evaluated} row @param {number} k */
+export const cellText = (row, k) => cellParts(row, k).join("; ");
+
+// The chart's frame in its own units. The SVG scales to its box (at most 28rem wide): at
+// 375 px a unit is about a pixel, so the 13-unit labels stay 12 px and more.
+const WIDTH = 360;
+const HEIGHT = 240;
+const LEFT = 58;
+const RIGHT = 14;
+const TOP = 28;
+const BOTTOM = 56;
+const X_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1];
+const Y_TICKS = [0, 0.25, 0.5, 0.75, 1];
+// Each scorer's mark at every point, told apart by shape and drawn unfilled, so marks at the
+// same point all show.
+const MARKS = [
+  (/** @type {number} */ cx, /** @type {number} */ cy) => `M${cx - 5},${cy}a5,5 0 1,0 10,0a5,5 0 1,0 -10,0`,
+  (/** @type {number} */ cx, /** @type {number} */ cy) => `M${cx - 4},${cy - 4}h8v8h-8z`,
+  (/** @type {number} */ cx, /** @type {number} */ cy) => `M${cx},${cy - 6}l5.5,9.5h-11z`,
+  (/** @type {number} */ cx, /** @type {number} */ cy) => `M${cx},${cy - 6.5}l6.5,6.5l-6.5,6.5l-6.5,-6.5z`,
+];
+const MARK_NAMES = ["circle", "square", "triangle", "diamond"];
+/** @param {number} index */
+const mark = (index) => MARKS[index % MARKS.length];
+
+const x = (/** @type {number} */ weight) => LEFT + weight * (WIDTH - LEFT - RIGHT);
+const y = (/** @type {number} */ value) => HEIGHT - BOTTOM - value * (HEIGHT - TOP - BOTTOM);
+const at = (/** @type {number} */ n) => Number(n.toFixed(1));
 
 /**
- * Each scorer's mean nDCG as the recency weight sweeps 0 to 1: an SVG line per scorer,
- * and the same numbers as a table for screen readers (inside a hidden box: a table
- * ignores a width narrower than its cells, and would widen the page).
+ * Each scorer's mean nDCG as the recency weight sweeps 0 to 1: an SVG line per scorer with
+ * a mark of its own shape at every point, the recency weight in force marked, both axes
+ * titled, and under it a key and the stretches where lines tie and lie on each other.
  * @param {Sweep} sweep
  */
 export function sweepChart(sweep) {
   const scorers = Object.keys(sweep.points[0]?.ndcg ?? {});
-  const x = (/** @type {number} */ weight) => PAD + weight * (WIDTH - 2 * PAD);
-  const y = (/** @type {number} */ value) => HEIGHT - PAD - value * (HEIGHT - 2 * PAD);
+  const measure = `Mean nDCG@${sweep.k}`;
   const lines = scorers.map((scorer, index) => {
-    const points = sweep.points.filter((p) => p.ndcg[scorer] !== null).map((p) => `${x(p.recency_weight).toFixed(1)},${y(/** @type {number} */ (p.ndcg[scorer])).toFixed(1)}`);
+    const points = sweep.points.filter((p) => p.ndcg[scorer] !== null).map((p) => `${at(x(p.recency_weight))},${at(y(/** @type {number} */ (p.ndcg[scorer])))}`);
     return html`<polyline class="sweep-line sweep-line-${index}" data-scorer="${scorer}" fill="none" points="${points.join(" ")}"><title>${scorerName(scorer)}</title></polyline>`;
   });
-  const ticks = [0, 0.5, 1].map((t) => html`<text x="${x(t)}" y="${HEIGHT - 8}" text-anchor="middle">${t}</text><text x="${PAD - 4}" y="${y(t) + 4}" text-anchor="end">${t}</text>`);
-  const legend = scorers.map((scorer, index) => html`<li><span class="sweep-key sweep-line-${index}" aria-hidden="true"></span>${scorerName(scorer)}</li>`);
-  const rows = sweep.points.map((p) => html`<tr><th scope="row">${p.recency_weight}</th>${scorers.map((scorer) => html`<td>${p.ndcg[scorer] === null ? "–" : shown(/** @type {number} */ (p.ndcg[scorer]))}</td>`)}</tr>`);
-  return html`<figure class="sweep"><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-hidden="true" focusable="false">
-<line x1="${PAD}" y1="${y(0)}" x2="${WIDTH - PAD}" y2="${y(0)}" class="axis"/><line x1="${PAD}" y1="${y(0)}" x2="${PAD}" y2="${y(1)}" class="axis"/>${ticks}${lines}</svg>
-<ul class="sweep-legend">${legend}</ul>
-<figcaption>Mean nDCG@${sweep.k} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set.</figcaption>
-<div class="visually-hidden"><table><caption>Mean nDCG@${sweep.k} by recency weight</caption><thead><tr><th scope="col">Recency weight</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div></figure>`;
+  const marks = scorers.map((scorer, index) => {
+    const path = sweep.points.filter((p) => p.ndcg[scorer] !== null).map((p) => mark(index)(at(x(p.recency_weight)), at(y(/** @type {number} */ (p.ndcg[scorer]))))).join("");
+    return html`<path class="sweep-mark sweep-line-${index}" data-scorer="${scorer}" data-shape="${MARK_NAMES[index % MARKS.length]}" fill="none" d="${path}"/>`;
+  });
+  const xTicks = X_TICKS.map((t) => html`<line class="tick" x1="${at(x(t))}" y1="${y(0)}" x2="${at(x(t))}" y2="${y(0) + 5}"/><text class="tick-label" x="${at(x(t))}" y="${y(0) + 20}" text-anchor="middle">${t}</text>`);
+  const yTicks = Y_TICKS.map((t) => html`<line class="grid" x1="${LEFT}" y1="${at(y(t))}" x2="${WIDTH - RIGHT}" y2="${at(y(t))}"/><text class="tick-label" x="${LEFT - 6}" y="${at(y(t)) + 4.5}" text-anchor="end">${t}</text>`);
+  const weight = Number(sweep.policy.recency_weight);
+  // The label stays inside the frame: it hangs right of the line near 0, left of it near 1.
+  const anchor = weight < 0.25 ? "start" : weight > 0.75 ? "end" : "middle";
+  const now = html`<g class="sweep-now" data-weight="${weight}"><line x1="${at(x(weight))}" y1="${TOP - 4}" x2="${at(x(weight))}" y2="${y(0)}"/><text x="${at(x(weight))}" y="${TOP - 10}" text-anchor="${anchor}">set now: ${weight}</text></g>`;
+  const titles = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">Recency weight</text><text class="axis-title" transform="translate(15 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)" text-anchor="middle">${measure}</text>`;
+  const legend = scorers.map((scorer, index) => html`<li data-scorer="${scorer}"><svg class="sweep-key" viewBox="0 0 30 14" aria-hidden="true" focusable="false"><line class="sweep-line sweep-line-${index}" x1="1" y1="7" x2="29" y2="7"/><path class="sweep-mark sweep-line-${index}" fill="none" d="${mark(index)(15, 7)}"/></svg>${scorerName(scorer)}</li>`);
+  const ties = tieRuns(sweep, scorers);
+  /** @type {Map<string, string[]>} */
+  const stretches = new Map();
+  for (const tie of ties) {
+    const who = listed(tie.scorers.map(scorerName));
+    stretches.set(who, [...(stretches.get(who) ?? []), tie.from === tie.to ? `${tie.from}` : `${tie.from} to ${tie.to}`]);
+  }
+  const tieItems = [...stretches].map(([who, where]) => html`<li>${who}: ${where.length === 1 && !where[0].includes(" to ") ? "at " : ""}${listed(where)}</li>`);
+  const tied = ties.length ? html`<div class="sweep-ties"><p>Equal, so drawn on top of each other (recency weights):</p><ul>${tieItems}</ul></div>` : "";
+  return html`<figure class="sweep"><svg class="sweep-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-hidden="true" focusable="false">
+${yTicks}<line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH - RIGHT}" y2="${y(0)}" class="axis"/><line x1="${LEFT}" y1="${y(0)}" x2="${LEFT}" y2="${TOP}" class="axis"/>${xTicks}${titles}${now}${lines}${marks}</svg>
+<ul class="sweep-legend">${legend}</ul>${tied}
+<figcaption>${measure} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set; the dashed line marks the recency weight set now (${weight}).</figcaption></figure>`;
+}
+
+/**
+ * The sweep's numbers, a row per recency weight, the one in force marked.
+ * @param {Sweep} sweep
+ */
+export function sweepTable(sweep) {
+  const scorers = Object.keys(sweep.points[0]?.ndcg ?? {});
+  const weight = Number(sweep.policy.recency_weight);
+  const rows = sweep.points.map((p) => {
+    const current = p.recency_weight === weight;
+    return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.recency_weight}${current ? " (set now)" : ""}</th>${scorers.map((scorer) => html`<td>${p.ndcg[scorer] === null ? "–" : shown(/** @type {number} */ (p.ndcg[scorer]))}</td>`)}</tr>`;
+  });
+  return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by recency weight</caption><thead><tr><th scope="col">Recency weight</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * Where scorers' means are equal, so their lines lie on each other: each set of two or more
+ * scorers equal at a run of consecutive weights (and no other scorer equal to them there).
+ * @param {Sweep} sweep @param {string[]} scorers
+ * @returns {{scorers: string[], from: number, to: number}[]}
+ */
+export function tieRuns(sweep, scorers) {
+  /** @type {{scorers: string[], from: number, to: number, last: number}[]} */
+  const runs = [];
+  sweep.points.forEach((point, index) => {
+    /** @type {Map<number, string[]>} */
+    const groups = new Map();
+    for (const scorer of scorers) {
+      const value = point.ndcg[scorer];
+      if (value === null) continue;
+      groups.set(value, [...(groups.get(value) ?? []), scorer]);
+    }
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      const key = group.join(" ");
+      const open = runs.find((run) => run.scorers.join(" ") === key && run.last === index - 1);
+      if (open) {
+        open.to = point.recency_weight;
+        open.last = index;
+      } else runs.push({ scorers: group, from: point.recency_weight, to: point.recency_weight, last: index });
+    }
+  });
+  return runs.map(({ scorers: tied, from, to }) => ({ scorers: tied, from, to }));
 }
