@@ -313,17 +313,77 @@ def test_a_scoreboard_kept_in_the_notebook_and_its_link_reopen_it_measured(
     assert means_on_page(fresh) == expected_means(STORE, policy)
 
 
+def test_a_kept_link_is_one_click_from_the_notebook(page: Page, site_url: str) -> None:
+    """A scoreboard kept in the notebook puts a link under it, titled by its heading, to the
+    address its text keeps; the learner's own "Link:" to another site is not made a link.
+    Changing the controls and then clicking the kept link reopens the settings kept, with
+    the scoreboard measured for them."""
+    policy = full_policy({**WIDE, "max_records": 2})
+    page.goto(f"{site_url}?{query_of(policy)}")
+    wait_ready(page)
+    wait_answered(page)
+    notebook = page.get_by_role("textbox", name="Notebook")
+    notebook.fill("Link: https://elsewhere.example/?scoreboard=1")
+    kept_links = page.get_by_role("navigation", name="Links kept in the notebook")
+    expect(kept_links).to_be_hidden()
+    measure(page)
+    page.get_by_role("button", name="Keep in notebook").click()
+    heading = re.search(r"^### (Scoreboard .+)$", notebook.input_value(), re.M)
+    kept = re.search(r"^Link: (\S+)$", notebook.input_value().split("### Scoreboard")[1], re.M)
+    assert heading is not None and kept is not None
+    opens = kept_links.get_by_role("link", name=heading.group(1))
+    expect(opens).to_have_attribute("href", kept.group(1))
+    expect(kept_links.get_by_role("link")).to_have_count(1)
+
+    set_policy(page, {**WIDE, "recency_weight": 0.0, "max_records": 4})
+    expect(page.locator("#scoreboard-means")).to_contain_text("k = 4")
+    opens.click()
+    expect(page).to_have_url(kept.group(1))
+    wait_ready(page)
+    shows_policy(page, policy)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-measured-policy", query_of(policy))
+    expect(page.locator("#scoreboard-means")).to_contain_text("k = 2")
+    assert means_on_page(page) == expected_means(STORE, policy)
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_scoreboard_note_chart_numbers_and_kept_links_pass_axe(
     new_context: Callable[..., BrowserContext], axe_source: str, site_url: str, scheme: str
 ) -> None:
     """axe (WCAG 2.0/2.1 A and AA) finds nothing with the default scoreboard measured: its
-    out-of-scope note and button, the chart, the numbers shown."""
+    out-of-scope note and button, the chart, the numbers shown, and a kept link."""
     page = with_axe(new_context, axe_source)(color_scheme=scheme).new_page()
     page.goto(site_url)
     wait_ready(page)
     measure(page)
     expect(page.locator("#scoreboard-scope .scoreboard-include")).to_be_visible()
     page.get_by_text("Show the numbers").click()
+    page.get_by_role("button", name="Keep in notebook").click()
+    expect(page.get_by_role("navigation", name="Links kept in the notebook").get_by_role("link")).to_have_count(1)
     violations = run_axe(page)
     assert not violations, f"axe, {scheme} scheme:\n{describe(violations)}"
+
+
+def test_a_kept_link_opens_in_another_tab_while_the_notes_live_only_in_this_one(
+    context: BrowserContext, site_url: str
+) -> None:
+    """Browser storage full: the notes cannot be saved, so the kept link opens a new tab,
+    measured there, and this tab keeps the notes."""
+    context.add_init_script(
+        "Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };"
+    )
+    policy = full_policy(WIDE)
+    page = context.new_page()
+    page.goto(f"{site_url}?{query_of(policy)}")
+    wait_ready(page)
+    measure(page)
+    page.get_by_role("button", name="Keep in notebook").click()
+    expect(page.locator("#storage-warning")).to_contain_text("storage is full")
+    opens = page.get_by_role("navigation", name="Links kept in the notebook").get_by_role("link")
+    expect(opens).to_have_attribute("target", "_blank")
+    with context.expect_page() as opened:
+        opens.click()
+    other = opened.value
+    wait_ready(other)
+    expect(other.locator("#scoreboard")).to_have_attribute("data-measured-policy", query_of(policy), timeout=120_000)
+    expect(page.get_by_role("textbox", name="Notebook")).to_have_value(re.compile(r"### Scoreboard "))

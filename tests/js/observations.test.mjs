@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { checkPrediction, compare, keptScoreboard, observation, observationText, scoreboardText, snapshot } from "../../site/js/core/observations.js";
+import { checkPrediction, compare, keptLinks, keptScoreboard, observation, observationText, scoreboardText, snapshot } from "../../site/js/core/observations.js";
 
 // A result as the engine returns it for the timeout question at budget 9 and 8.
 const fixture = (selected, m5) => ({
@@ -113,4 +113,26 @@ test("a kept scoreboard says why supporting records were out of scope, in the en
   assert.equal(kept.out_of_scope, why);
   assert.ok(scoreboardText(kept).endsWith(`\n\nOut of scope: ${why}`));
   assert.doesNotMatch(scoreboardText(keptScoreboard(/** @type {any} */ ({ ...evaluation, out_of_scope: null }), "https://x/", new Date(0))), /Out of scope/);
+});
+
+test("the notebook's kept links are its Link lines to this page's site, each titled by the heading above it", () => {
+  const kept = scoreboardText(keptScoreboard(/** @type {any} */ (evaluation), "https://x.test/course/?scoreboard=1&store=all", new Date("2026-11-29T10:20:00Z")));
+  const text = [
+    "My guess: hybrid wins.",
+    "Link: https://x.test/course/?recency_weight=0.5",
+    "",
+    kept,
+    "### Observation 2026-11-29 10:25 UTC",
+    "Link: javascript:alert(1)",
+    "Link: https://elsewhere.test/course/?scoreboard=1",
+    "Link: http://x.test/course/?scoreboard=1",
+    "Link:   https://x.test/course/?max_records=2   ",
+    "Link: not a link",
+  ].join("\n");
+  assert.deepEqual(keptLinks(text, "https://x.test/course/?question=deployment-region"), [
+    { title: "Link 1", href: "https://x.test/course/?recency_weight=0.5" },
+    { title: "Scoreboard 2026-11-29 10:20 UTC", href: "https://x.test/course/?scoreboard=1&store=all" },
+    { title: "Observation 2026-11-29 10:25 UTC", href: "https://x.test/course/?max_records=2" },
+  ]);
+  assert.deepEqual(keptLinks("no links here", "https://x.test/"), []);
 });

@@ -171,3 +171,40 @@ export function scoreboardText(kept) {
     ...(kept.out_of_scope ? ["", `Out of scope: ${kept.out_of_scope}`] : []),
   ].join("\n");
 }
+
+/**
+ * The links the notebook's text keeps, as "Link: …" lines (observations and kept scoreboards
+ * write them so), each titled by the heading above it. Only links to this page's own site
+ * are kept: the text is the learner's to edit, and a link may be any text.
+ * @param {string} text @param {string} page  the page's address
+ * @returns {{title: string, href: string}[]}
+ */
+export function keptLinks(text, page) {
+  const here = new URL(page);
+  /** @type {{title: string, href: string}[]} */
+  const links = [];
+  let heading = "";
+  for (const line of text.split("\n")) {
+    const head = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    if (head) {
+      heading = head[1];
+      continue;
+    }
+    const found = /^Link:\s*(\S+)\s*$/.exec(line);
+    const url = found ? parsedUrl(found[1]) : null;
+    if (!url) continue;
+    // The same scheme and host as the page's: never javascript: or data:, never another site.
+    if (url.protocol !== here.protocol || url.host !== here.host) continue;
+    links.push({ title: heading || `Link ${links.length + 1}`, href: url.href });
+  }
+  return links;
+}
+
+/** @param {string} text @returns {URL | null} */
+function parsedUrl(text) {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}

@@ -4,13 +4,26 @@
 // change, exported as Markdown. Where storage is blocked or full the notes live in this
 // tab, and saved notes that could not be read are kept and exported, never dropped.
 
-import { observation } from "../core/observations.js";
+import { keptLinks, observation } from "../core/observations.js";
 import { discardRecovered, download, exportMarkdown, saveNotebook } from "../browser/notes.js";
+import { html } from "../views/html.js";
+import { place } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
-export function setUp({ byId, dispatch, state, link }) {
+export function setUp({ byId, dispatch, state, link, placed }) {
   const area = /** @type {HTMLTextAreaElement} */ (byId("notebook"));
   const status = byId("notes-status");
+  const linksBox = byId("notebook-links");
+
+  // A kept link, one click from what it keeps, as the text says it now. Where the notes live
+  // only in this tab (storage blocked or full), it opens in another, so they are not lost.
+  const showLinks = () => {
+    const links = keptLinks(area.value, location.href);
+    const away = state().notes.storage !== "ok";
+    const items = links.map((kept) => html`<li><a href="${kept.href}"${away ? html` target="_blank" rel="noopener"` : ""}>${kept.title}</a></li>`);
+    place(placed, "notebook-links", links.length ? html`<p>Open what you kept:</p><ul>${items}</ul>` : "");
+    linksBox.hidden = links.length === 0;
+  };
 
   const showStorageWarning = () => {
     const { storage, recovered } = state().notes;
@@ -37,7 +50,10 @@ export function setUp({ byId, dispatch, state, link }) {
   };
 
   area.value = state().notes.notebook.text;
-  area.addEventListener("input", () => dispatch({ type: "notes-typed", text: area.value }));
+  area.addEventListener("input", () => {
+    dispatch({ type: "notes-typed", text: area.value });
+    showLinks();
+  });
   byId("add-observation").addEventListener("click", () => {
     const entry = observation(state().shown, link(), new Date());
     dispatch({ type: "observation-added", entry, text: area.value });
@@ -53,11 +69,16 @@ export function setUp({ byId, dispatch, state, link }) {
     status.textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
   });
   showStorageWarning();
+  showLinks();
   return {
     "show-notebook": () => {
       area.value = state().notes.notebook.text;
+      showLinks();
     },
     "save-notes": () => dispatch({ type: "notes-saved", outcome: saveNotebook(state().notes.notebook) }),
-    "show-storage-warning": showStorageWarning,
+    "show-storage-warning": () => {
+      showStorageWarning();
+      showLinks();
+    },
   };
 }
