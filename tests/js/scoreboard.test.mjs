@@ -96,12 +96,13 @@ test("the sweep's axes are titled and the recency weight in force is marked wher
   const out = String(sweepChart(/** @type {any} */ (sweep)));
   assert.match(out, /<text class="axis-title"[^>]*>Recency weight<\/text>/);
   assert.match(out, /<text class="axis-title"[^>]*>Mean nDCG@3<\/text>/);
-  const now = out.match(/<g class="sweep-now" data-weight="0.5"><line x1="([\d.]+)"[^>]*\/><text[^>]*>set now: 0.5<\/text>/);
+  const now = out.match(/<g class="sweep-now" data-weight="0.5"><line x1="([\d.]+)"[^>]*\/><path d="M([\d.]+),[^"]*"\/><text[^>]*>set now: 0.5<\/text>/);
   assert.ok(now, "the weight in force is marked");
   // The weight axis's labels are centred under their ticks.
   const zero = Number(out.match(/<text class="tick-label" x="([\d.]+)"[^>]*text-anchor="middle">0<\/text>/)?.[1]);
   const one = Number(out.match(/<text class="tick-label" x="([\d.]+)"[^>]*text-anchor="middle">1<\/text>/)?.[1]);
   assert.equal(Number(now[1]), (zero + one) / 2);
+  assert.equal(Number(now[2]) + 5, Number(now[1]), "the pointer above the frame points at the line");
 });
 
 test("ties are found from the numbers and said under the chart", () => {

@@ -154,7 +154,8 @@ export function sweepChart(sweep) {
   const weight = Number(sweep.policy.recency_weight);
   // The label stays inside the frame: it hangs right of the line near 0, left of it near 1.
   const anchor = weight < 0.25 ? "start" : weight > 0.75 ? "end" : "middle";
-  const now = html`<g class="sweep-now" data-weight="${weight}"><line x1="${at(x(weight))}" y1="${TOP - 4}" x2="${at(x(weight))}" y2="${y(0)}"/><text x="${at(x(weight))}" y="${TOP - 10}" text-anchor="${anchor}">set now: ${weight}</text></g>`;
+  // A pointer above the frame as well as the line: at 0 the line lies on the axis.
+  const now = html`<g class="sweep-now" data-weight="${weight}"><line x1="${at(x(weight))}" y1="${TOP - 4}" x2="${at(x(weight))}" y2="${y(0)}"/><path d="M${at(x(weight)) - 5},${TOP - 7}h10l-5,7z"/><text x="${at(x(weight))}" y="${TOP - 11}" text-anchor="${anchor}">set now: ${weight}</text></g>`;
   const titles = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">Recency weight</text><text class="axis-title" transform="translate(15 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)" text-anchor="middle">${measure}</text>`;
   const legend = scorers.map((scorer, index) => html`<li data-scorer="${scorer}"><svg class="sweep-key" viewBox="0 0 30 14" aria-hidden="true" focusable="false"><line class="sweep-line sweep-line-${index}" x1="1" y1="7" x2="29" y2="7"/><path class="sweep-mark sweep-line-${index}" fill="none" d="${mark(index)(15, 7)}"/></svg>${scorerName(scorer)}</li>`);
   const ties = tieRuns(sweep, scorers);
