@@ -46,23 +46,27 @@ export function scopeNote(evaluation) {
 export function meansTable(evaluation) {
   const names = Object.entries(evaluation.measure_names);
   const measured = evaluation.measured.length;
-  const caption = `Mean over ${measured} question${measured === 1 ? "" : "s"} with supporting records, k = ${evaluation.k} (maximum retrieved records)`;
+  const questions = `${measured} question${measured === 1 ? "" : "s"}`;
+  const caption = `Mean over ${questions} with supporting records, k = ${evaluation.k} (maximum retrieved records)`;
   const rows = Object.entries(evaluation.means).map(([scorer, means]) => {
     const cells = names.map(([name]) => {
       if (!means) return html`<td>–</td>`;
-      const value = /** @type {Record<string, number>} */ (/** @type {unknown} */ (means))[name];
-      const best = (evaluation.best[name] ?? []).includes(scorer);
-      return best ? html`<td class="best" data-best="true"><strong>${shown(value)}</strong> <span class="best-mark">best</span></td>` : html`<td>${shown(value)}</td>`;
+      const value = shown(/** @type {Record<string, number>} */ (/** @type {unknown} */ (means))[name]);
+      if (!(evaluation.best[name] ?? []).includes(scorer)) return html`<td>${value}</td>`;
+      return html`<td class="best" data-best="true"><strong>${value}</strong> <span class="best-mark">best</span></td>`;
     });
     return html`<tr data-scorer="${scorer}"><th scope="row">${scorerName(scorer)}</th>${cells}</tr>`;
   });
-  const unmeasured = evaluation.unmeasured.map((skipped) => html`<li data-question="${skipped.question}">${skipped.question} ${skipped.reason}.</li>`);
+  const skipped = evaluation.unmeasured.map((each) => html`<li data-question="${each.question}">${each.question} ${each.reason}.</li>`);
+  const unmeasured = skipped.length ? html`<ul class="scoreboard-unmeasured">${skipped}</ul>` : "";
   const measuredAny = Object.values(evaluation.means).some((means) => means !== null);
   const tied = measuredAny ? names.filter(([name]) => (evaluation.best[name] ?? []).length === 0).map(([, heading]) => heading) : [];
-  const ties = tied.length === names.length ? "every measure" : listed(tied);
+  const on = tied.length === names.length ? "every measure" : listed(tied);
+  const ties = tied.length ? html`<p class="scoreboard-ties">Every scorer ties on ${on}, so none is marked best there.</p>` : "";
+  const head = names.map(([, heading]) => html`<th scope="col">${heading}</th>`);
   return html`<table class="scoreboard-means"><caption>${caption}</caption>
-<thead><tr><th scope="col">Scorer</th>${names.map(([, heading]) => html`<th scope="col">${heading}</th>`)}</tr></thead>
-<tbody>${rows}</tbody></table>${tied.length ? html`<p class="scoreboard-ties">Every scorer ties on ${ties}, so none is marked best there.</p>` : ""}${unmeasured.length ? html`<ul class="scoreboard-unmeasured">${unmeasured}</ul>` : ""}`;
+<thead><tr><th scope="col">Scorer</th>${head}</tr></thead>
+<tbody>${rows}</tbody></table>${ties}${unmeasured}`;
 }
 
 /**
@@ -79,12 +83,17 @@ export function questionGrid(evaluation) {
       const row = evaluation.evaluation.find((each) => each.question === question && each.scorer === scorer);
       if (!row) return html`<td></td>`;
       const parts = cellParts(row, evaluation.k);
-      return html`<td><button type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${question}, ${scorerName(scorer)}: ${parts.join("; ")}"><span class="cell-scorer">${scorerName(scorer)}</span>${parts.map((part, i) => html`<span class="cell-line">${part}${i < parts.length - 1 ? ";" : ""}</span>`)}</button></td>`;
+      const lines = parts.map((part, i) => html`<span class="cell-line">${part}${i < parts.length - 1 ? ";" : ""}</span>`);
+      const label = `${question}, ${scorerName(scorer)}: ${parts.join("; ")}`;
+      const attributes = html`type="button" class="scoreboard-cell" data-question="${question}" data-scorer="${scorer}" aria-label="${label}"`;
+      return html`<td><button ${attributes}><span class="cell-scorer">${scorerName(scorer)}</span>${lines}</button></td>`;
     });
     return html`<tr><th scope="row">${question}</th>${cells}</tr>`;
   });
-  return html`<table class="scoreboard-grid"><caption>Each question under each scorer: where its first supporting record ranks, and how many are in the first ${evaluation.k}. Pick one to apply it.</caption>
-<thead><tr><th scope="col">Question</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead>
+  const caption = `Each question under each scorer: where its first supporting record ranks, and how many are in the first ${evaluation.k}.`;
+  const head = scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`);
+  return html`<table class="scoreboard-grid"><caption>${caption} Pick one to apply it.</caption>
+<thead><tr><th scope="col">Question</th>${head}</tr></thead>
 <tbody>${body}</tbody></table>`;
 }
 
@@ -99,8 +108,8 @@ export function cellParts(row, k) {
   const hits = `${row.hits} of ${row.supporting.length} in top ${k}`;
   if (row.first_rank !== null) return [`first at ${row.first_rank}`, hits];
   const labels = row.supporting.map((id) => OUTCOME_TABLE[row.outcomes[id]]?.label ?? row.outcomes[id]);
-  const unranked = new Set(labels).size === 1 ? `${listed(row.supporting)} not ranked (${labels[0]})` : `${listed(row.supporting.map((id, i) => `${id} (${labels[i]})`))} not ranked`;
-  return [unranked, hits];
+  if (new Set(labels).size === 1) return [`${listed(row.supporting)} not ranked (${labels[0]})`, hits];
+  return [`${listed(row.supporting.map((id, i) => `${id} (${labels[i]})`))} not ranked`, hits];
 }
 
 /** A cell's words as one line. @param {import("../core/shapes.js").Evaluated} row @param {number} k */
@@ -133,6 +142,16 @@ const y = (/** @type {number} */ value) => HEIGHT - BOTTOM - value * (HEIGHT - T
 const at = (/** @type {number} */ n) => Number(n.toFixed(1));
 
 /**
+ * A scorer's measured points of the sweep, in the chart's units.
+ * @param {Sweep} sweep @param {string} scorer @returns {[number, number][]}
+ */
+const plotted = (sweep, scorer) =>
+  sweep.points.flatMap((p) => {
+    const value = p.ndcg[scorer];
+    return value === null ? [] : [[at(x(p.recency_weight)), at(y(value))]];
+  });
+
+/**
  * Each scorer's mean nDCG as the recency weight sweeps 0 to 1: an SVG line per scorer with
  * a mark of its own shape at every point, the recency weight in force marked, both axes
  * titled, and under it a key and the stretches where lines tie and lie on each other.
@@ -142,22 +161,53 @@ export function sweepChart(sweep) {
   const scorers = Object.keys(sweep.points[0]?.ndcg ?? {});
   const measure = `Mean nDCG@${sweep.k}`;
   const lines = scorers.map((scorer, index) => {
-    const points = sweep.points.filter((p) => p.ndcg[scorer] !== null).map((p) => `${at(x(p.recency_weight))},${at(y(/** @type {number} */ (p.ndcg[scorer])))}`);
-    return html`<polyline class="sweep-line sweep-line-${index}" data-scorer="${scorer}" fill="none" points="${points.join(" ")}"><title>${scorerName(scorer)}</title></polyline>`;
+    const points = plotted(sweep, scorer).map(([px, py]) => `${px},${py}`).join(" ");
+    const line = `sweep-line sweep-line-${index}`;
+    return html`<polyline class="${line}" data-scorer="${scorer}" fill="none" points="${points}"><title>${scorerName(scorer)}</title></polyline>`;
   });
   const marks = scorers.map((scorer, index) => {
-    const path = sweep.points.filter((p) => p.ndcg[scorer] !== null).map((p) => mark(index)(at(x(p.recency_weight)), at(y(/** @type {number} */ (p.ndcg[scorer]))))).join("");
-    return html`<path class="sweep-mark sweep-line-${index}" data-scorer="${scorer}" data-shape="${MARK_NAMES[index % MARKS.length]}" fill="none" d="${path}"/>`;
+    const path = plotted(sweep, scorer).map(([px, py]) => mark(index)(px, py)).join("");
+    const shape = MARK_NAMES[index % MARKS.length];
+    return html`<path class="sweep-mark sweep-line-${index}" data-scorer="${scorer}" data-shape="${shape}" fill="none" d="${path}"/>`;
   });
-  const xTicks = X_TICKS.map((t) => html`<line class="tick" x1="${at(x(t))}" y1="${y(0)}" x2="${at(x(t))}" y2="${y(0) + 5}"/><text class="tick-label" x="${at(x(t))}" y="${y(0) + 20}" text-anchor="middle">${t}</text>`);
-  const yTicks = Y_TICKS.map((t) => html`<line class="grid" x1="${LEFT}" y1="${at(y(t))}" x2="${WIDTH - RIGHT}" y2="${at(y(t))}"/><text class="tick-label" x="${LEFT - 6}" y="${at(y(t)) + 4.5}" text-anchor="end">${t}</text>`);
+  const xTicks = X_TICKS.map(
+    (t) => [
+      html`<line class="tick" x1="${at(x(t))}" y1="${y(0)}" x2="${at(x(t))}" y2="${y(0) + 5}"/>`,
+      html`<text class="tick-label" x="${at(x(t))}" y="${y(0) + 20}" text-anchor="middle">${t}</text>`,
+    ],
+  );
+  const yTicks = Y_TICKS.map(
+    (t) => [
+      html`<line class="grid" x1="${LEFT}" y1="${at(y(t))}" x2="${WIDTH - RIGHT}" y2="${at(y(t))}"/>`,
+      html`<text class="tick-label" x="${LEFT - 6}" y="${at(y(t)) + 4.5}" text-anchor="end">${t}</text>`,
+    ],
+  );
+  const axes = [
+    html`<line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH - RIGHT}" y2="${y(0)}" class="axis"/>`,
+    html`<line x1="${LEFT}" y1="${y(0)}" x2="${LEFT}" y2="${TOP}" class="axis"/>`,
+  ];
   const weight = Number(sweep.policy.recency_weight);
+  const atWeight = at(x(weight));
   // The label stays inside the frame: it hangs right of the line near 0, left of it near 1.
   const anchor = weight < 0.25 ? "start" : weight > 0.75 ? "end" : "middle";
   // A pointer above the frame as well as the line: at 0 the line lies on the axis.
-  const now = html`<g class="sweep-now" data-weight="${weight}"><line x1="${at(x(weight))}" y1="${TOP - 4}" x2="${at(x(weight))}" y2="${y(0)}"/><path d="M${at(x(weight)) - 5},${TOP - 7}h10l-5,7z"/><text x="${at(x(weight))}" y="${TOP - 11}" text-anchor="${anchor}">set now: ${weight}</text></g>`;
-  const titles = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">Recency weight</text><text class="axis-title" transform="translate(15 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)" text-anchor="middle">${measure}</text>`;
-  const legend = scorers.map((scorer, index) => html`<li data-scorer="${scorer}"><svg class="sweep-key" viewBox="0 0 30 14" aria-hidden="true" focusable="false"><line class="sweep-line sweep-line-${index}" x1="1" y1="7" x2="29" y2="7"/><path class="sweep-mark sweep-line-${index}" fill="none" d="${mark(index)(15, 7)}"/></svg>${scorerName(scorer)}</li>`);
+  const pointer = [
+    html`<line x1="${atWeight}" y1="${TOP - 4}" x2="${atWeight}" y2="${y(0)}"/>`,
+    html`<path d="M${atWeight - 5},${TOP - 7}h10l-5,7z"/>`,
+  ];
+  const label = html`<text x="${atWeight}" y="${TOP - 11}" text-anchor="${anchor}">set now: ${weight}</text>`;
+  const now = html`<g class="sweep-now" data-weight="${weight}">${pointer}${label}</g>`;
+  const across = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">Recency weight</text>`;
+  const up = `translate(15 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)`;
+  const titles = html`${across}<text class="axis-title" transform="${up}" text-anchor="middle">${measure}</text>`;
+  const legend = scorers.map((scorer, index) => {
+    const key = [
+      html`<line class="sweep-line sweep-line-${index}" x1="1" y1="7" x2="29" y2="7"/>`,
+      html`<path class="sweep-mark sweep-line-${index}" fill="none" d="${mark(index)(15, 7)}"/>`,
+    ];
+    const svg = html`<svg class="sweep-key" viewBox="0 0 30 14" aria-hidden="true" focusable="false">${key}</svg>`;
+    return html`<li data-scorer="${scorer}">${svg}${scorerName(scorer)}</li>`;
+  });
   const ties = tieRuns(sweep, scorers);
   /** @type {Map<string, string[]>} */
   const stretches = new Map();
@@ -165,12 +215,18 @@ export function sweepChart(sweep) {
     const who = listed(tie.scorers.map(scorerName));
     stretches.set(who, [...(stretches.get(who) ?? []), tie.from === tie.to ? `${tie.from}` : `${tie.from} to ${tie.to}`]);
   }
-  const tieItems = [...stretches].map(([who, where]) => html`<li>${who}: ${where.length === 1 && !where[0].includes(" to ") ? "at " : ""}${listed(where)}</li>`);
-  const tied = ties.length ? html`<div class="sweep-ties"><p>Equal, so drawn on top of each other (recency weights):</p><ul>${tieItems}</ul></div>` : "";
+  const tieItems = [...stretches].map(([who, where]) => {
+    const single = where.length === 1 && !where[0].includes(" to ");
+    return html`<li>${who}: ${single ? "at " : ""}${listed(where)}</li>`;
+  });
+  const equal = "Equal, so drawn on top of each other (recency weights):";
+  const tied = ties.length ? html`<div class="sweep-ties"><p>${equal}</p><ul>${tieItems}</ul></div>` : "";
+  const caption = `${measure} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set;`
+    + ` the dashed line marks the recency weight set now (${weight}).`;
   return html`<figure class="sweep"><svg class="sweep-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-hidden="true" focusable="false">
-${yTicks}<line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH - RIGHT}" y2="${y(0)}" class="axis"/><line x1="${LEFT}" y1="${y(0)}" x2="${LEFT}" y2="${TOP}" class="axis"/>${xTicks}${titles}${now}${lines}${marks}</svg>
+${yTicks}${axes}${xTicks}${titles}${now}${lines}${marks}</svg>
 <ul class="sweep-legend">${legend}</ul>${tied}
-<figcaption>${measure} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set; the dashed line marks the recency weight set now (${weight}).</figcaption></figure>`;
+<figcaption>${caption}</figcaption></figure>`;
 }
 
 /**
@@ -182,9 +238,15 @@ export function sweepTable(sweep) {
   const weight = Number(sweep.policy.recency_weight);
   const rows = sweep.points.map((p) => {
     const current = p.recency_weight === weight;
-    return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.recency_weight}${current ? " (set now)" : ""}</th>${scorers.map((scorer) => html`<td>${p.ndcg[scorer] === null ? "–" : shown(/** @type {number} */ (p.ndcg[scorer]))}</td>`)}</tr>`;
+    const cells = scorers.map((scorer) => {
+      const value = p.ndcg[scorer];
+      return html`<td>${value === null ? "–" : shown(value)}</td>`;
+    });
+    return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.recency_weight}${current ? " (set now)" : ""}</th>${cells}</tr>`;
   });
-  return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by recency weight</caption><thead><tr><th scope="col">Recency weight</th>${scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+  const head = scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`);
+  return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by recency weight</caption>
+<thead><tr><th scope="col">Recency weight</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /**
