@@ -323,6 +323,7 @@ def scorers_js() -> str:
     dump = json.dumps
     rows = {row["id"]: row for row in scorer_rows()}
     columns = {c.id: {"id": c.id, "header": c.header, "places": c.places} for c in COLUMNS.values()}
+    blends = {b.id: {"id": b.id, "label": b.label, "breakdown": b.breakdown} for b in BLENDS}
     return (
         "// Generated from engine/scorers.py by `python build.py --write-tables`; do not edit.\n"
         "// tests/test_fields.py checks this copy.\n\n"
@@ -341,6 +342,13 @@ def scorers_js() -> str:
         f"export const SCORERS = Object.freeze({dump(rows, ensure_ascii=False, indent=2)});\n\n"
         "/** @type {Readonly<Record<ColumnId, {id: ColumnId, header: string, places: number}>>} */\n"
         f"export const COLUMNS = Object.freeze({dump(columns, ensure_ascii=False, indent=2)});\n\n"
+        "/** The blends of relevance with recency: each row's id, label and breakdown view. */\n"
+        f"export const BLENDS = Object.freeze({dump(blends, ensure_ascii=False, indent=2)});\n\n"
+        "/** The blend in force: the table's one row, until a policy field chooses among more. "
+        "@param {unknown} policy @returns {{id: string, label: string, breakdown: string}} */\n"
+        "export function blendFor(policy) {\n"
+        "  return Object.values(BLENDS)[0];\n"
+        "}\n\n"
         "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
         f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"
         "/** The scorers that read the static embedding's vectors. @type {readonly Scorer[]} */\n"
