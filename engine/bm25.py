@@ -153,13 +153,13 @@ def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[B
     question gets the best BM25, its record, and the store's mean record length."""
     session, policy, text = asking.session, asking.policy, asking.text
     k1, b = policy.bm25_k1, policy.bm25_b
-    index = store_index(session)
-    lengths = session.keep("bm25 lengths", None, lambda: record_lengths(index))
-    scores = session.keep(
-        "bm25",
-        (text, k1, b, ranks),
-        lambda: score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks),
-    )
+
+    def score() -> BM25Scores:
+        index = store_index(session)
+        lengths = session.keep("bm25 lengths", None, lambda: record_lengths(index))
+        return score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks)
+
+    scores = session.keep("bm25", (text, k1, b, ranks), score)
     shares = session.keep("bm25 shares", (text, k1, b), lambda: shares_within(scores.scores, session.tenants))
 
     def question() -> dict[str, Any]:

@@ -377,6 +377,7 @@ class Session:
         return cast(Sequence[Any], column)
 
 
+@functools.cache
 def _module(name: str) -> Any:
     """The engine module a table's row names (imported when an answer first needs it)."""
     return importlib.import_module(f"{__package__}.{name}")
@@ -407,3 +408,11 @@ def _places(ranked: list[Candidate], size: int) -> list[int | None]:
 
 def policy_dict(policy: Policy) -> dict[str, Any]:
     return {name: getattr(policy, name) for name in policy.__dataclass_fields__}
+
+
+# The modules of the scorers that never read the vectors come with the engine, as the
+# session's own imports once did: the page's first answer imports nothing, and a memory
+# snapshot holds them. The embedding's wait until a policy reads the vectors.
+for _row in SCORERS:
+    if not _row.vectors:
+        _module(_row.module)

@@ -195,22 +195,24 @@ def store_index(session: Holder) -> Index:
     return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
 
 
+def _near_misses(session: Holder) -> NearMisses:
+    """The store's vocabulary by stem, made the first time a question has a term in no record."""
+    return session.keep("near misses", None, lambda: NearMisses(store_index(session).document_frequency))
+
+
 def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
     """TF-IDF's reading (engine/scorers.py): the cosine is the relevance, and a record sharing
     no term (cosine 0) is not matched. The question's scores are kept by its text. The
     answer's question gets its terms, those in no record, and their near misses."""
     session, text = asking.session, asking.text
-    index = store_index(session)
-    scores = session.keep("tfidf", text, lambda: score_question(index, text))
+    scores = session.keep("tfidf", text, lambda: score_question(store_index(session), text))
 
     def question() -> dict[str, Any]:
         dropped = scores.dropped
-        # The store's vocabulary by stem, made the first time a question has a term in no record.
-        near = session.keep("near misses", None, lambda: NearMisses(index.document_frequency)) if dropped else None
         return {
             "terms": list(scores.terms),
             "dropped_terms": list(dropped),
-            "near_misses": near.of(dropped) if near else [],
+            "near_misses": _near_misses(session).of(dropped) if dropped else [],
         }
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)
