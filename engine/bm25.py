@@ -32,8 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .model import Policy
 from .scope import Exclusion
-from .scoring import AnyScoring, Asking, Scoring, unmatched_at_zero
+from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
 from .shapes import BM25Part
 from .text import tokenize
 from .tfidf import Index, store_index
@@ -147,22 +148,26 @@ def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[B
     """BM25's reading (engine/scorers.py): its share of the best BM25 among the tenant's own
     records (the tenant is a hard filter) is the relevance, and a record sharing no term
     (BM25 0) is not matched. Its per-term parts only when it ranks: beside another scorer
-    only its ranking is shown. The scores are kept by question, k1, b and whether they
-    carry parts; the shares by question, k1 and b alone (the scores are the same floats
+    only its ranking is shown. The reading is kept by question, k1, b and whether it
+    carries parts; the shares by question, k1 and b alone (the scores are the same floats
     either way), so a change of budget or recency divides nothing again. The answer's
-    question gets the best BM25, its record, and the store's mean record length."""
+    question gets the best BM25 among the policy tenant's records, that record, and the
+    store's mean record length."""
     session, policy, text = asking.session, asking.policy, asking.text
     k1, b = policy.bm25_k1, policy.bm25_b
 
-    def score() -> BM25Scores:
+    def score() -> Scoring[BM25Part]:
         index = store_index(session)
         lengths = session.keep("bm25 lengths", None, lambda: record_lengths(index))
-        return score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks)
+        scores = score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks)
+        shares = session.keep("bm25 shares", (text, k1, b), lambda: shares_within(scores.scores, session.tenants))
+        return _reading(session, scores, shares)
 
-    scores = session.keep("bm25", (text, k1, b, ranks), score)
-    shares = session.keep("bm25 shares", (text, k1, b), lambda: shares_within(scores.scores, session.tenants))
+    return session.keep("bm25", (text, k1, b, ranks), score)
 
-    def question() -> dict[str, Any]:
+
+def _reading(session: Holder, scores: BM25Scores, shares: Shares) -> Scoring[BM25Part]:
+    def question(policy: Policy) -> dict[str, Any]:
         best = shares.best.get(policy.tenant)
         return {
             "best_bm25": 0.0 if best is None else scores.scores[best],

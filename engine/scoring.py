@@ -73,17 +73,17 @@ class Scoring(Generic[Part]):
     parts and ``column`` the scorer's own score (the answer's column: the cosine, BM25,
     similarity or RRF sum, None where the scorer gives none); ``unmatched(position)`` says
     why the scorer does not match the record at that position (the record is then out of
-    scope), or None when it does. ``question()`` gives what it adds to the answer's
+    scope), or None when it does. ``question(policy)`` gives what it adds to the answer's
     question (keys of ``shapes.QuestionResult``), and ``claims`` what it says of the
     question's reading beyond its words, given the question's negations and the record
-    ranked first."""
+    ranked first. A session may keep a reading for the next answer that asks the same."""
 
     scorer: str
     relevance: Sequence[float]
     parts: tuple[tuple[Part, ...], ...]
     unmatched: Callable[[int], Exclusion | None]
     column: Sequence[float | None]
-    question: Callable[[], Mapping[str, Any]] = dict
+    question: Callable[[Policy], Mapping[str, Any]] = lambda policy: {}
     claims: Callable[[Sequence[Negation], First | None], list[ReadingClaim]] | None = None
 
     def copied(self, position: int) -> list[Part]:

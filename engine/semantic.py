@@ -24,6 +24,7 @@ from typing import Any
 
 from .embedding import Near, StaticEmbedding
 from .floats import dot
+from .model import Policy
 from .packing import PackedRecords
 from .plane import Plane, principal_plane, sampled
 from .reading import Negation, negation_piece_claims, piece_claims
@@ -199,7 +200,7 @@ def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[E
             exclusion = made[value] = below_similarity(value, minimum)
         return exclusion
 
-    def question() -> dict[str, Any]:
+    def question(policy: Policy) -> dict[str, Any]:
         plane = vectors.plane
         return {
             "tokens": [

@@ -238,9 +238,12 @@ class Session:
             else:
                 exclusions[position] = exclusion
         weigh: Weigh = _module(blend_for(policy).module).weigh(asking)
-        # Each scorer ranks the candidates it matches too (the lexical two match the same).
+        # Each scorer ranks the candidates it matches too (the lexical two match the same);
+        # the policy's matches them all.
         rankings = {
-            name: self._ranked(each, [p for p in candidates if each.unmatched(p) is None], weigh)
+            name: self._ranked(
+                each, candidates if each is scoring else [p for p in candidates if each.unmatched(p) is None], weigh
+            )
             for name, each in scorings.items()
         }
         ranked = rankings[policy.scorer]
@@ -279,7 +282,8 @@ class Session:
         ids, words, relevance = self.ids, self.words, scoring.relevance
         scores = weigh(relevance, in_scope)
         return rank(
-            [Candidate(ids[i], i, words[i], relevance[i], score) for i, score in zip(in_scope, scores, strict=True)]
+            # A blend gives one score per position asked.
+            [Candidate(ids[i], i, words[i], relevance[i], score) for i, score in zip(in_scope, scores, strict=False)]
         )
 
     def _coverage(self, policy: Policy, selected: list[str]) -> Coverage:
@@ -301,7 +305,7 @@ class Session:
             {"id": "" if own else policy.question, "text": text, "own": own, "stop_words": stop_words_in(text)}
         )
         for each in d.scorings.values():
-            question.update(each.question())  # type: ignore[typeddict-item]
+            question.update(each.question(policy))  # type: ignore[typeddict-item]
         question["reading"] = self._reading(policy, d, question)
         return {"engine_version": __version__, "policy": policy_dict(policy), "question": question}
 

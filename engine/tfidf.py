@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from .model import Policy
 from .near_miss import NearMisses
 from .scope import Exclusion
 from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
@@ -202,12 +203,14 @@ def _near_misses(session: Holder) -> NearMisses:
 
 def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
     """TF-IDF's reading (engine/scorers.py): the cosine is the relevance, and a record sharing
-    no term (cosine 0) is not matched. The question's scores are kept by its text. The
+    no term (cosine 0) is not matched; the reading is kept by the question's text. The
     answer's question gets its terms, those in no record, and their near misses."""
     session, text = asking.session, asking.text
-    scores = session.keep("tfidf", text, lambda: score_question(store_index(session), text))
+    return session.keep("tfidf", text, lambda: _reading(session, score_question(store_index(session), text)))
 
-    def question() -> dict[str, Any]:
+
+def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
+    def question(policy: Policy) -> dict[str, Any]:
         dropped = scores.dropped
         return {
             "terms": list(scores.terms),
