@@ -205,13 +205,12 @@ class Session:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
         return policy.question_text or self.store.question(policy.question).text
 
-    def _terms_key(self, policy: Policy) -> str:
-        """What the per-term parts depend on: the store, the question's text, and the
+    def _terms_key(self, policy: Policy, text: str) -> str:
+        """What the per-term parts depend on: the store, the question's ``text``, and the
         settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
         embedding's scope, every setting of the two rankings hybrid fuses). The separator
         after such a key's store name is a control character, which no store name holds,
         so the kinds of key never meet."""
-        text = self._asked(policy)
         depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
         if not depends:
             return f"{self.name}:{text}"
@@ -224,7 +223,8 @@ class Session:
         records in scope that the policy's scorer matches, rank them under each scorer,
         pack the policy scorer's ranking, and see what the tray holds."""
         exclusions, in_scope = self.scope.check_all(policy)
-        asking = Asking(self, policy, self._asked(policy), self._terms_key(policy), in_scope)
+        text = self._asked(policy)
+        asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope)
         scorings: dict[str, AnyScoring] = {}
         for row in READ_FOR[policy.scorer]:
             needed = tuple(scorings[name] for name in row.needs)
