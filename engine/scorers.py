@@ -4,10 +4,13 @@ Every other place that names a scorer derives it from here: the policy field's c
 (``fields.py``), what ``Session`` computes for an answer, the answer's score columns, the
 command line's table, the page's columns, reading, hints and breakdown view (through the
 generated ``site/js/core/scorers.js``), the share panel and the README's scorer list.
-Adding a scorer is one row here, its engine module (``read(asking, ranks, needed)`` giving a
-``scoring.Scoring``), its breakdown view in ``site/js/views/``, and in ``shapes.py`` its
-column and its parts' shape. A blend and a packing rule are one row each too, with the
-engine function the row names.
+Adding a scorer is one row here (with its score column in COLUMNS), its engine module
+(``read(asking, ranks, needed)`` giving a ``scoring.Scoring``), its breakdown view in
+``site/js/views/`` (listed in breakdown.js's BREAKDOWN_VIEWS), and in ``shapes.py`` its
+column and, when its parts have a shape of their own, that shape (named in
+``scoring.Part`` too). A blend and a packing rule are one row each too, with the engine
+module the row names (``weigh`` and ``pack``) and, for a blend, its view in
+``site/js/views/blend-<name>.js``.
 """
 
 from __future__ import annotations
