@@ -138,7 +138,7 @@ class Session:
         outcome in store order: what an evaluation (engine/evaluate.py) measures and says,
         without building the answer around them."""
         d = self._decide(policy)
-        return d.ranked, d.selected, d.outcome
+        return d.ranked, d.selected, list(d.columns["outcome"])
 
     # ------------------------------------------------------------ entry points
 
