@@ -89,7 +89,7 @@ def run_scorer(site: Path, store_text: str, policies: list[dict[str, Any]], vect
     opened = output["sessions"][0]
     if "error" in json.loads(opened["reply"]):
         raise RuntimeError(f"the store was refused: {opened['reply'][:500]}")
-    for policy, answer in zip(policies, opened["answers"], strict=True):
+    for policy, (answer, _parts) in zip(policies, opened["answers"], strict=True):
         if "error" in json.loads(answer):  # an error is quick: it must not be timed as an answer
             raise RuntimeError(f"{json.dumps(policy)} was answered with {answer[:500]}")
     return output

@@ -23,7 +23,7 @@ from .api import evaluate, run
 from .evaluate import printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
-from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, bm25_divisor
+from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, blend_for
 from .shapes import ErrorResult, Evaluation, Result
 from .version import __version__
 
@@ -301,12 +301,14 @@ def _score_lines(result: Result) -> list[str]:
     question = result["question"]
     scorer = SCORERS_BY_ID[policy["scorer"]]
     lines = [
-        f"{scorer.name}: score = (1 - recency weight) x {scorer.relevance} + recency weight x 2^(-age/24)",
+        f"{scorer.name}: {blend_for(policy).formula.format(relevance=scorer.relevance)}",
         scorer.formula,
     ]
     lines.append(f"{scorer.relevance} = {scorer.normaliser}")
-    if scorer.words == "bm25":
-        lines.append(bm25_divisor(question, policy["tenant"]))
+    # What the share of the exact-word scorer in force divides by (BM25's best, under BM25 and hybrid).
+    divisor = SCORERS_BY_ID[scorer.words].divisor if scorer.words else None
+    if divisor is not None:
+        lines.append(divisor(question, policy["tenant"]))
     if scorer.words:
         lines.append(SHARED_INDEX)
     named = ", ".join(f"#{SCORER_NAMES[name]} is the rank under {SCORER_NAMES[name]}" for name in scorer.ranks)

@@ -5,7 +5,7 @@ path and the rule, never a traceback.
   result out (the command line and the CPython tests).
 - ``open_json(store_text)``: the page's worker opens a store once and keeps the
   ``Session`` it gets; then ``session.answer_json(policy_text)`` answers each policy with
-  the slim answer. Only JSON text crosses into JavaScript.
+  the slim answer and, apart, its per-term parts. Only JSON text crosses into JavaScript.
 - ``evaluate(request)``: every question of the store under every scorer, measured
   (engine/evaluate.py); the worker calls ``evaluate.evaluate_json`` on its session.
 - ``load_embedding(path)``: the worker, having written the fetched vector file into
@@ -67,7 +67,8 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    from . import evaluate, semantic  # noqa: F401  (semantic imports embedding, floats, packing, plane and wordpiece)
+    # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's reading.
+    from . import evaluate, fusion, semantic  # noqa: F401
 
 
 def load_embedding(path: str) -> str:

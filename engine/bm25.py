@@ -20,7 +20,8 @@ BM25 has no upper bound, so a score is blended with recency as its share of the
 highest BM25 for the question among the records of the same tenant (relative-score
 fusion), which lies in [0, 1]: the tenant is a hard filter for this divisor too. The
 idf still counts every record of the store, as one index shared by the tenants does,
-which is how such an index lets one tenant's records move another's scores.
+which is how such an index lets one tenant's records move another's scores. ``read`` is
+the BM25 scorer as an answer reads it (engine/scorers.py).
 """
 
 from __future__ import annotations
@@ -29,10 +30,14 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .model import Policy
+from .scope import Exclusion
+from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
 from .shapes import BM25Part
 from .text import tokenize
-from .tfidf import Index
+from .tfidf import Index, store_index
 
 DEFAULT_K1 = 1.2
 DEFAULT_B = 0.75
@@ -130,3 +135,45 @@ def score_question_bm25(
             )
         )
     return BM25Scores(tuple(parts), tuple(scores), average)
+
+
+# ------------------------------------------------------------ the scorer, as an answer reads it
+
+NO_SHARED_TERMS = Exclusion(
+    "no_shared_terms", "Shares no term with the question (BM25 0), so it is excluded at any recency weight."
+)
+
+
+def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[BM25Part]:
+    """BM25's reading (engine/scorers.py): its share of the best BM25 among the tenant's own
+    records (the tenant is a hard filter) is the relevance, and a record sharing no term
+    (BM25 0) is not matched. Its per-term parts only when it ranks: beside another scorer
+    only its ranking is shown. The reading is kept by question, k1, b and whether it
+    carries parts; the shares by question, k1 and b alone (the scores are the same floats
+    either way), so a change of budget or recency divides nothing again. The answer's
+    question gets the best BM25 among the policy tenant's records, that record, and the
+    store's mean record length."""
+    session, policy, text = asking.session, asking.policy, asking.text
+    k1, b = policy.bm25_k1, policy.bm25_b
+
+    def score() -> Scoring[BM25Part]:
+        index = store_index(session)
+        lengths = session.keep("bm25 lengths", None, lambda: record_lengths(index))
+        scores = score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks)
+        shares = session.keep("bm25 shares", (text, k1, b), lambda: shares_within(scores.scores, session.tenants))
+        return _reading(session, scores, shares)
+
+    return session.keep("bm25", (text, k1, b, ranks), score)
+
+
+def _reading(session: Holder, scores: BM25Scores, shares: Shares) -> Scoring[BM25Part]:
+    def question(policy: Policy) -> dict[str, Any]:
+        best = shares.best.get(policy.tenant)
+        return {
+            "best_bm25": 0.0 if best is None else scores.scores[best],
+            "best_bm25_record": None if best is None else session.ids[best],
+            "average_length": scores.average_length,
+        }
+
+    unmatched = unmatched_at_zero(scores.scores, NO_SHARED_TERMS)
+    return Scoring("bm25", shares.relative, scores.parts, unmatched, scores.scores, question)

@@ -248,7 +248,7 @@ def _widen(
     while pending:
         stopped: dict[str, list[tuple[str, Exclusion]]] = {}
         for rid in pending:
-            exclusion = session.scope.check(session.positions[rid], _in_scope, widened)
+            exclusion = session.scope.check(session.positions[rid], widened)
             if exclusion is not None:
                 chains[rid].append(exclusion.outcome)
                 stopped.setdefault(exclusion.outcome, []).append((rid, exclusion))
@@ -268,11 +268,6 @@ def _widen(
         widened = replace(widened, **change)
         pending = [rid for rid in pending if rid not in aside]
     return widened, chains, aside
-
-
-def _in_scope(position: int) -> Exclusion | None:
-    """The scope checks alone, whatever the scorer matches: a scorer's own test is not scope."""
-    return None
 
 
 def _why(left_out: list[LeftOut], aside: dict[str, Exclusion], policy: Policy, store: Store, total: int) -> str:

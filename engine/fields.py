@@ -19,6 +19,9 @@ STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
 
+# The scorer a policy ranks by unless it says otherwise.
+DEFAULT_SCORER = "tfidf"
+
 # The embedding scorer's default minimum similarity: the value the guide "Meaning, not
 # just words" shows separating the records that answer its questions from those that do not.
 MIN_SIMILARITY = 0.35
@@ -153,7 +156,7 @@ FIELDS: tuple[Field, ...] = (
         "Scorer",
         "how a record is matched to the question before blending with recency: by shared words "
         "(TF-IDF, BM25), by meaning (a static embedding), or both ranks fused (hybrid)",
-        "tfidf",
+        DEFAULT_SCORER,
         choices=tuple((s.id, s.label) for s in SCORERS),
         control="select",
     ),
@@ -212,7 +215,7 @@ FIELDS: tuple[Field, ...] = (
         "blend weight of recency in the score",
         0.0,
         # The page says it in the words of the scorer in force (Scorer.recency_hint).
-        unit=SCORERS_BY_ID["tfidf"].recency_hint,
+        unit=SCORERS_BY_ID[DEFAULT_SCORER].recency_hint,
         minimum=0,
         maximum=1,
         control="range",

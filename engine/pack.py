@@ -4,13 +4,18 @@ Candidates are visited best first. Once ``max_records`` are selected the rest ar
 cut by the record limit; a record longer than the words that remain is skipped and
 packing goes on with the next. Records are never truncated, and the result is not an
 optimal packing: a learner can see a smaller, lower-ranked record take the space.
+``pack`` is the greedy packing rule of engine/scorers.py's PACKINGS.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .text import number, ordinal
+
+if TYPE_CHECKING:
+    from .scoring import Asking
 
 
 @dataclass(frozen=True)
@@ -35,8 +40,9 @@ def rank(candidates: list[Candidate]) -> list[Candidate]:
     return sorted(candidates, key=lambda c: (-c.score, -c.relevance, c.position))
 
 
-def pack(ranked: list[Candidate], budget_words: int, max_records: int) -> list[Packed]:
+def pack(ranked: list[Candidate], asking: Asking) -> list[Packed]:
     """Visit ranked candidates once, deciding each one's place in the tray."""
+    budget_words, max_records = asking.policy.budget_words, asking.policy.max_records
     remaining = budget_words
     selected = 0
     packed: list[Packed] = []

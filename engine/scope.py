@@ -1,10 +1,10 @@
 """Scope policies: which records may be considered at all, before any ranking.
 
 The checks run in a fixed order and a record's outcome is the first that applies:
-other_tenant, superseded, store_filtered, previous_session, too_old, and last the
-scorer's own test of whether it matches the record at all (no_shared_terms for the
-lexical scorers, see ``scoring.py``). Each exclusion comes with a sentence that gives
-its numbers.
+other_tenant, superseded, store_filtered, previous_session, too_old. What they keep is
+in scope; the policy scorer's own test of whether it matches a record at all
+(no_shared_terms for the lexical scorers, ``Scoring.unmatched``) comes after them, once a
+session has read the question. Each exclusion comes with a sentence that gives its numbers.
 """
 
 from __future__ import annotations
@@ -68,35 +68,31 @@ class ScopeChecker:
             found = self._made[key] = make()
         return found
 
-    def check_all(
-        self, unmatched: Callable[[int], Exclusion | None], policy: Policy
-    ) -> tuple[list[Exclusion | None], list[int]]:
-        """``check`` for every record, in store order, and the candidates' positions.
+    def check_all(self, policy: Policy) -> tuple[list[Exclusion | None], list[int]]:
+        """``check`` for every record, in store order, and the positions in scope.
 
         Another tenant's records are excluded a tenant at a time; only the active
         tenant's records go through the checks one by one.
         """
         exclusions: list[Exclusion | None] = [None] * len(self.newer)
-        candidates: list[int] = []
+        in_scope: list[int] = []
         for tenant, positions in self.by_tenant.items():
             if tenant == policy.tenant:
                 for position in positions:
-                    exclusion = self.check(position, unmatched, policy)
+                    exclusion = self.check(position, policy)
                     if exclusion is None:
-                        candidates.append(position)
+                        in_scope.append(position)
                     else:
                         exclusions[position] = exclusion
             else:
                 excluded = other_tenant(self.store.records[positions[0]], policy, self.store)
                 for position in positions:
                     exclusions[position] = excluded
-        candidates.sort()
-        return exclusions, candidates
+        in_scope.sort()
+        return exclusions, in_scope
 
-    def check(self, position: int, unmatched: Callable[[int], Exclusion | None], policy: Policy) -> Exclusion | None:
-        """Why the record at ``position`` is out of scope, or None when it is a candidate.
-
-        ``unmatched`` is the policy scorer's own test (``Scoring.unmatched``)."""
+    def check(self, position: int, policy: Policy) -> Exclusion | None:
+        """Why the record at ``position`` is out of scope, or None when it is in scope."""
         record = self.store.records[position]
         if record.tenant != policy.tenant:
             return self._exclusion(
@@ -115,7 +111,7 @@ class ScopeChecker:
             return PREVIOUS_SESSION
         if record.age_hours > policy.max_age_hours:
             return self._exclusion(("too_old", record.age_hours, policy.max_age_hours), lambda: too_old(record, policy))
-        return unmatched(position)
+        return None
 
 
 def other_tenant(record: Record, policy: Policy, store: Store) -> Exclusion:

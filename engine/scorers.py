@@ -1,15 +1,22 @@
-"""The one table of scorers: what each reads, shows and says about an answer.
+"""The tables of what makes an answer: its scorers, its blend and its packing rule.
 
 Every other place that names a scorer derives it from here: the policy field's choices
-(``fields.py``), the command line's table, the page's columns, reading, hints and
-breakdown view (through the generated ``site/js/core/scorers.js``), the share panel and
-the README's scorer list. Adding a scorer is one row here, its engine module (a
-function returning a ``scoring.Scoring``) and its breakdown view in ``site/js/views/``.
+(``fields.py``), what ``Session`` computes for an answer, the answer's score columns, the
+command line's table, the page's columns, reading, hints and breakdown view (through the
+generated ``site/js/core/scorers.js``), the share panel and the README's scorer list.
+Adding a scorer is one row here (with its score column in COLUMNS), its engine module
+(``read(asking, ranks, needed)`` giving a ``scoring.Scoring``), its breakdown view in
+``site/js/views/`` (listed in breakdown.js's BREAKDOWN_VIEWS), and in ``shapes.py`` its
+column and, when its parts have a shape of their own, that shape (named in
+``scoring.Part`` too). A blend and a packing rule are one row each too, with the engine
+module the row names (``weigh`` and ``pack``) and, for a blend, its view in
+``site/js/views/blend-<name>.js``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -52,6 +59,13 @@ class Scorer:
     under it, ``vectors`` whether it reads the static embedding's vectors, and ``parts_depend_on`` the policy
     fields its per-record parts (the ones its breakdown view shows) depend on besides the
     question: an answer names them in its terms key, so the page never reuses stale parts.
+
+    What an answer computes: ``module`` names the engine module whose ``read(asking,
+    ranks, needed)`` reads a question under it (``ranks``: the policy ranks by it, so its
+    parts are wanted; ``needed``: the readings of ``needs``, the scorers it is made from,
+    read first, as they come before it in the table). ``every_answer`` says every answer
+    reads it, whichever scorer ranks, so its column is never empty. ``divisor``, for a
+    relevance that is a share of a best score, says what an answer's question divides by.
     """
 
     id: str
@@ -71,6 +85,15 @@ class Scorer:
     ranking: str
     vectors: bool
     parts_depend_on: tuple[str, ...]
+    module: str
+    needs: tuple[str, ...] = ()
+    every_answer: bool = False
+    divisor: Callable[[Any, str], str] | None = None
+
+    @property
+    def column(self) -> ColumnId:
+        """The score it blends (or fuses), the answer's column it fills."""
+        return self.columns[0]
 
     @property
     def reads(self) -> Literal["words", "pieces", "both"]:
@@ -83,6 +106,14 @@ class Scorer:
     def recency_hint(self) -> str:
         """The recency weight's two ends, in this scorer's words."""
         return f"0 ranks on {self.relevance} alone, 1 on recency alone"
+
+
+def bm25_divisor(question: Any, tenant: str) -> str:
+    """What BM25's share divides by, for an answer's question (its best_bm25 and record)."""
+    best = question["best_bm25_record"]
+    if best is None:
+        return f"relative BM25 = 0 for every record: no record of {tenant} shares a term with the question"
+    return f"relative BM25 = BM25 / {question['best_bm25']:.4f}, the best BM25 among {tenant}'s records ({best})"
 
 
 # The scope's settings: the embedding finds a record's closest tokens only for records in
@@ -109,6 +140,8 @@ SCORERS: tuple[Scorer, ...] = (
         ranking="records still in scope get their TF-IDF cosine and blended score; a record sharing no term with the question drops out here.",
         vectors=False,
         parts_depend_on=(),
+        module="tfidf",
+        every_answer=True,
     ),
     Scorer(
         id="bm25",
@@ -129,6 +162,9 @@ SCORERS: tuple[Scorer, ...] = (
         ranking="records still in scope get their BM25, its share of the tenant's best, and their blended score; a record sharing no term with the question drops out here.",
         vectors=False,
         parts_depend_on=("bm25_k1", "bm25_b"),
+        module="bm25",
+        every_answer=True,
+        divisor=bm25_divisor,
     ),
     Scorer(
         id="embedding",
@@ -149,6 +185,7 @@ SCORERS: tuple[Scorer, ...] = (
         ranking="records still in scope get their static-embedding similarity with the question and their blended score; a record under the minimum similarity drops out here.",
         vectors=True,
         parts_depend_on=SCOPE_FIELDS,
+        module="semantic",
     ),
     Scorer(
         id="hybrid",
@@ -168,6 +205,8 @@ SCORERS: tuple[Scorer, ...] = (
         ranking="records still in scope are ranked by BM25 and by embedding similarity, and the two rankings fused by Reciprocal Rank Fusion into one score; a record in neither ranking drops out here.",
         vectors=True,
         parts_depend_on=(*SCOPE_FIELDS, "bm25_k1", "bm25_b", "min_similarity", "rrf_k"),
+        module="fusion",
+        needs=("bm25", "embedding"),
     ),
 )
 
@@ -187,12 +226,72 @@ OTHER_SCORER: dict[str, str] = {s.id: s.compared for s in SCORERS}
 EMBEDDING_SCORERS: tuple[str, ...] = tuple(s.id for s in SCORERS if s.vectors)
 
 
-def bm25_divisor(question: Any, tenant: str) -> str:
-    """What BM25's share divides by, for an answer's question (its best_bm25 and record)."""
-    best = question["best_bm25_record"]
-    if best is None:
-        return f"relative BM25 = 0 for every record: no record of {tenant} shares a term with the question"
-    return f"relative BM25 = BM25 / {question['best_bm25']:.4f}, the best BM25 among {tenant}'s records ({best})"
+def _read_for(scorer: str) -> tuple[Scorer, ...]:
+    """The scorers an answer ranked by ``scorer`` reads the question under, in table order
+    (each after those it needs): those every answer reads, the scorer, and all they need."""
+    wanted: set[str] = set()
+    asked = [scorer, *(s.id for s in SCORERS if s.every_answer)]
+    while asked:
+        name = asked.pop()
+        if name not in wanted:
+            wanted.add(name)
+            asked.extend(SCORERS_BY_ID[name].needs)
+    return tuple(s for s in SCORERS if s.id in wanted)
+
+
+@dataclass(frozen=True)
+class Blend:
+    """One way to make a record's score from its relevance under the scorer in force.
+
+    ``module`` names the engine module whose ``weigh(asking)`` makes the scores, ``formula``
+    says how in the command line's words (``{relevance}`` stands for the scorer's relevance)
+    and ``breakdown`` names the page's view of it (``site/js/views/blend-<name>.js``)."""
+
+    id: str
+    label: str
+    formula: str
+    module: str
+    breakdown: str
+
+
+BLENDS: tuple[Blend, ...] = (
+    Blend(
+        id="seed",
+        label="Relevance blended with recency",
+        formula="score = (1 - recency weight) x {relevance} + recency weight x 2^(-age/24)",
+        module="scoring",
+        breakdown="seed",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Packing:
+    """One way to fill the context tray from the ranking: ``module`` names the engine module
+    whose ``pack(ranked, asking)`` decides each candidate's outcome and says why."""
+
+    id: str
+    label: str
+    module: str
+
+
+PACKINGS: tuple[Packing, ...] = (
+    Packing(id="greedy", label="Greedy: best first, skipping what does not fit", module="pack"),
+)
+
+
+def blend_for(policy: object) -> Blend:
+    """The blend in force: the table's one row, until a policy field chooses among more."""
+    return BLENDS[0]
+
+
+def packing_for(policy: object) -> Packing:
+    """The packing rule in force: the table's one row, until a policy field chooses among more."""
+    return PACKINGS[0]
+
+
+# What an answer ranked by each scorer reads the question under.
+READ_FOR: dict[str, tuple[Scorer, ...]] = {s.id: _read_for(s.id) for s in SCORERS}
 
 
 def scorer_rows() -> list[dict[str, Any]]:
@@ -227,6 +326,7 @@ def scorers_js() -> str:
     dump = json.dumps
     rows = {row["id"]: row for row in scorer_rows()}
     columns = {c.id: {"id": c.id, "header": c.header, "places": c.places} for c in COLUMNS.values()}
+    blends = {b.id: {"id": b.id, "label": b.label, "breakdown": b.breakdown} for b in BLENDS}
     return (
         "// Generated from engine/scorers.py by `python build.py --write-tables`; do not edit.\n"
         "// tests/test_fields.py checks this copy.\n\n"
@@ -245,6 +345,13 @@ def scorers_js() -> str:
         f"export const SCORERS = Object.freeze({dump(rows, ensure_ascii=False, indent=2)});\n\n"
         "/** @type {Readonly<Record<ColumnId, {id: ColumnId, header: string, places: number}>>} */\n"
         f"export const COLUMNS = Object.freeze({dump(columns, ensure_ascii=False, indent=2)});\n\n"
+        "/** The blends of relevance with recency: each row's id, label and breakdown view. */\n"
+        f"export const BLENDS = Object.freeze({dump(blends, ensure_ascii=False, indent=2)});\n\n"
+        "/** The blend in force: the table's one row, until a policy field chooses among more. "
+        "@param {unknown} policy @returns {{id: string, label: string, breakdown: string}} */\n"
+        "export function blendFor(policy) {\n"
+        "  return Object.values(BLENDS)[0];\n"
+        "}\n\n"
         "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
         f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"
         "/** The scorers that read the static embedding's vectors. @type {readonly Scorer[]} */\n"

@@ -1,27 +1,27 @@
-"""The scorers as an answer uses them, and the one formula that blends relevance with recency.
+"""What every scorer's reading of a question is, what a scorer reads it with, and the one
+blend of relevance with recency.
 
 Each scorer reads the question against every record as a ``Scoring``: per record, its
-relevance (in [0, 1], what the recency blend weighs), its parts (which add up to the
-scorer's own score, for the breakdown), and whether the scorer matches it at all (a
-record it does not match is out of scope, with the reason the scorer gives). A new
-scorer is one more function that returns a ``Scoring``, and one more entry where the
-session lists the scorers it computes.
+relevance (in [0, 1], what the blend weighs), its parts (which add up to the scorer's own
+score, for the breakdown), its own score (the answer's column), and whether the scorer
+matches it at all (a record it does not match is out of scope, with the reason the
+scorer gives); and what it adds to the answer's question, and says of it. A scorer's
+module makes one with ``read(asking, ranks, needed)`` (engine/scorers.py names the module).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from .bm25 import BM25Scores
 from .scope import Exclusion
-from .shapes import BM25Part, EmbeddingPart, FusionPart, TermPart
-from .tfidf import QuestionScores
+from .shapes import BM25Part, EmbeddingPart, FusionPart, ReadingClaim, TermPart
 
 if TYPE_CHECKING:
-    from .semantic import EmbeddingScores  # imported with the vectors (session.py)
+    from .embedding import StaticEmbedding
+    from .model import Policy
+    from .reading import Negation
 
 # The kinds of per-record parts: each scorer has its own.
 Part = TypeVar("Part", TermPart, BM25Part, EmbeddingPart, FusionPart)
@@ -38,26 +38,57 @@ def blend(relevance: float, recency_value: float, weight: float) -> float:
     return (1.0 - weight) * relevance + weight * recency_value
 
 
+# A blend's scores: for a scorer's relevance (every record's, in store order), the score of
+# each record at the positions given, in their order.
+Weigh = Callable[[Sequence[float], Iterable[int]], list[float]]
+
+
+def weigh(asking: Asking) -> Weigh:
+    """The seed blend (engine/scorers.py BLENDS): ``blend`` with the policy's recency weight."""
+    fresh, weight = asking.session.recency, asking.policy.recency_weight
+    keep = 1.0 - weight
+
+    def scores(relevance: Sequence[float], positions: Iterable[int]) -> list[float]:
+        # blend's expression inlined, the same floats: this runs for every record.
+        return [keep * relevance[i] + weight * fresh[i] for i in positions]
+
+    return scores
+
+
+@dataclass(frozen=True)
+class First:
+    """The record ranked first, for what a scorer says of the question: its id, its position
+    in the store and the scorer that ranked it."""
+
+    id: str
+    position: int
+    ranker: str
+
+
 @dataclass(frozen=True)
 class Scoring(Generic[Part]):
     """One scorer's reading of a question against every record, in store order.
 
-    ``relevance`` is each record's share of the score before the recency blend, ``parts``
-    its parts; ``unmatched(position)`` says why the scorer does not match the record at
-    that position (the record is then out of scope), or None when it does."""
+    ``relevance`` is each record's share of the score before the blend, ``parts`` its
+    parts and ``column`` the scorer's own score (the answer's column: the cosine, BM25,
+    similarity or RRF sum, None where the scorer gives none); ``unmatched(position)`` says
+    why the scorer does not match the record at that position (the record is then out of
+    scope), or None when it does. ``question(policy)`` gives what it adds to the answer's
+    question (keys of ``shapes.QuestionResult``), and ``claims`` what it says of the
+    question's reading beyond its words, given the question's negations and the record
+    ranked first. A session may keep a reading for the next answer that asks the same."""
 
     scorer: str
-    relevance: tuple[float, ...]
+    relevance: Sequence[float]
     parts: tuple[tuple[Part, ...], ...]
     unmatched: Callable[[int], Exclusion | None]
+    column: Sequence[float | None]
+    question: Callable[[Policy], Mapping[str, Any]] = lambda policy: {}
+    claims: Callable[[Sequence[Negation], First | None], list[ReadingClaim]] | None = None
 
     def copied(self, position: int) -> list[Part]:
         """A record's parts as fresh dicts: a caller editing a result never changes the kept scores."""
         return [_fresh(part) for part in self.parts[position]]
-
-    def all_copied(self) -> list[list[Part]]:
-        """Every record's parts as fresh dicts, in store order."""
-        return [[_fresh(part) for part in parts] for parts in self.parts]
 
 
 def _fresh(part: Part) -> Part:
@@ -71,137 +102,39 @@ def _fresh(part: Part) -> Part:
 AnyScoring = Scoring[TermPart] | Scoring[BM25Part] | Scoring[EmbeddingPart] | Scoring[FusionPart]
 
 
-def tfidf_scoring(scores: QuestionScores) -> Scoring[TermPart]:
-    """TF-IDF: the cosine is the relevance; a record sharing no term (cosine 0) is not matched."""
-    return Scoring("tfidf", scores.cosines, scores.parts, _unmatched_at_zero(scores.cosines, NO_SHARED_TERMS["tfidf"]))
+V = TypeVar("V")
 
 
-def bm25_scoring(scores: BM25Scores, relative: tuple[float, ...]) -> Scoring[BM25Part]:
-    """BM25: the share of the best BM25 (``relative``, bm25.shares_within) is the relevance;
-    a record sharing no term (BM25 0) is not matched. Its parts are empty when it was
-    scored without them (beside another scorer, only its ranking is shown)."""
-    return Scoring("bm25", relative, scores.parts, _unmatched_at_zero(scores.scores, NO_SHARED_TERMS["bm25"]))
+class Holder(Protocol):
+    """What a session holds for its scorers, blend and packing rule: the store's records, in
+    store order, the static embedding (which raises InputError when none is loaded), and
+    ``keep`` for what they make of them once and read again (a scorer's index of the store,
+    its reading of the last few questions)."""
 
+    texts: list[str]
+    ids: list[str]
+    tenants: list[str]
+    recency: list[float]
 
-def embedding_scoring(
-    scores: EmbeddingScores, minimum: float, parts: tuple[tuple[EmbeddingPart, ...], ...]
-) -> Scoring[EmbeddingPart]:
-    """The static embedding: the similarity clipped at 0 is the relevance; a record whose
-    similarity is under ``minimum`` is not matched."""
-    similarity = scores.similarity
-    made: dict[float, Exclusion] = {}
+    def embedding(self) -> StaticEmbedding: ...
 
-    def unmatched(position: int) -> Exclusion | None:
-        value = similarity[position]
-        if value >= minimum:
-            return None
-        exclusion = made.get(value)
-        if exclusion is None:
-            exclusion = made[value] = below_similarity(value, minimum)
-        return exclusion
-
-    return Scoring("embedding", tuple(max(0.0, value) for value in similarity), parts, unmatched)
+    def keep(self, kind: str, key: Hashable, make: Callable[[], V]) -> V: ...
 
 
 @dataclass(frozen=True)
-class Fusion:
-    """Hybrid's reading: the Reciprocal Rank Fusion sum of every record in scope (None for
-    the others, which no ranking holds), and its scoring."""
+class Asking:
+    """One policy's question to a session, as every scorer reads it: the question's text, the
+    key of what the per-record parts depend on (``Session._terms_key``), and the records in
+    scope (past the scope filters, before any scorer's test)."""
 
-    rrf: tuple[float | None, ...]
-    scoring: Scoring[FusionPart]
-
-
-def fuse(
-    bm25: BM25Scores,
-    relative: tuple[float, ...],
-    embedding: EmbeddingScores,
-    in_scope: list[int],
-    minimum: float,
-    k: int,
-) -> Fusion:
-    """Hybrid: Reciprocal Rank Fusion of the BM25 ranking (records in scope with BM25 above 0)
-    and the embedding's (records in scope with similarity at least ``minimum``), each
-    ordered by its own relevance::
-
-        rrf = Σ over the rankings that hold the record of 1 / (k + rank)
-
-    Records tied on relevance share the best of their ranks, so a fused score never
-    depends on the order of the store. The relevance blended with recency is ``rrf`` over
-    its best possible value, ``2 / (k + 1)`` (first in both rankings). A record in neither
-    ranking is not matched."""
-    size = len(bm25.scores)
-    lexical = _ranks([p for p in in_scope if bm25.scores[p] > 0.0], relative)
-    meaning = _ranks([p for p in in_scope if embedding.similarity[p] >= minimum], embedding.similarity)
-    best = 2.0 / (k + 1)
-    rrf: list[float | None] = [None] * size
-    relevance = [0.0] * size
-    parts: list[tuple[FusionPart, ...]] = [()] * size
-    for position in in_scope:
-        made: list[FusionPart] = []
-        for scorer, ranks, values in (("bm25", lexical, relative), ("embedding", meaning, embedding.similarity)):
-            place = ranks.get(position)
-            if place is not None:
-                made.append(
-                    {
-                        "scorer": scorer,
-                        "rank": place,
-                        "relevance": max(0.0, values[position]),
-                        "contribution": 1.0 / (k + place),
-                    }
-                )
-        total = math.fsum(part["contribution"] for part in made)
-        rrf[position] = total
-        relevance[position] = total / best
-        parts[position] = tuple(made)
-    similarity = embedding.similarity
-
-    def unmatched(position: int) -> Exclusion | None:
-        if parts[position]:
-            return None
-        return in_neither_ranking(similarity[position], minimum)
-
-    return Fusion(tuple(rrf), Scoring("hybrid", tuple(relevance), tuple(parts), unmatched))
+    session: Holder
+    policy: Policy
+    text: str
+    terms_key: str
+    in_scope: list[int]
 
 
-def _ranks(positions: list[int], relevance: tuple[float, ...]) -> dict[int, int]:
-    """Each position's rank by relevance, best first; tied positions share the best rank."""
-    ranks: dict[int, int] = {}
-    value, rank = math.nan, 0
-    for place, position in enumerate(sorted(positions, key=lambda p: (-relevance[p], p)), start=1):
-        if relevance[position] != value:
-            value, rank = relevance[position], place
-        ranks[position] = rank
-    return ranks
-
-
-def similarity_text(value: float, minimum: float) -> tuple[str, str]:
-    """The similarity and the minimum to three places, or more where three would show them equal."""
-    for places in range(3, 10):
-        shown, limit = f"{value:.{places}f}", f"{minimum:.{places}f}"
-        if shown != limit:
-            return shown, limit
-    return repr(value), repr(minimum)
-
-
-def below_similarity(value: float, minimum: float) -> Exclusion:
-    shown, limit = similarity_text(value, minimum)
-    return Exclusion(
-        "below_similarity",
-        f"Similarity {shown} is under the minimum {limit}, so it is excluded at any recency weight.",
-    )
-
-
-def in_neither_ranking(value: float, minimum: float) -> Exclusion:
-    shown, limit = similarity_text(value, minimum)
-    return Exclusion(
-        "below_similarity",
-        f"Shares no term with the question (BM25 0) and its similarity {shown} is under the minimum {limit}: "
-        "neither ranking holds it, so it is excluded at any recency weight.",
-    )
-
-
-def _unmatched_at_zero(scores: tuple[float, ...], exclusion: Exclusion) -> Callable[[int], Exclusion | None]:
+def unmatched_at_zero(scores: Sequence[float], exclusion: Exclusion) -> Callable[[int], Exclusion | None]:
     """The lexical scorers' test: a score of exactly 0 means no term is shared.
 
     Both lexical scores are 0 exactly when a record shares no term with the question
@@ -211,16 +144,3 @@ def _unmatched_at_zero(scores: tuple[float, ...], exclusion: Exclusion) -> Calla
         return exclusion if scores[position] == 0.0 else None
 
     return unmatched
-
-
-# The reason names the score the learner is looking at.
-NO_SHARED_TERMS = {
-    "tfidf": Exclusion(
-        "no_shared_terms",
-        "Shares no term with the question (cosine 0), so it is excluded at any recency weight.",
-    ),
-    "bm25": Exclusion(
-        "no_shared_terms",
-        "Shares no term with the question (BM25 0), so it is excluded at any recency weight.",
-    ),
-}

@@ -11,7 +11,8 @@ which is the cosine of model2vec's question vector with the record's (``embeddin
 A question with no known token (``‖Σv‖ = 0``) has similarity 0 with every record.
 
 The store's map (``plane.py``) is found once per store; the question is placed on it by the
-same projection, so asking another question moves only the question's point.
+same projection, so asking another question moves only the question's point. ``read`` is
+the embedding scorer as an answer reads it (engine/scorers.py).
 """
 
 from __future__ import annotations
@@ -19,11 +20,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .embedding import Near, StaticEmbedding
 from .floats import dot
+from .model import Policy
 from .packing import PackedRecords
 from .plane import Plane, principal_plane, sampled
+from .reading import Negation, negation_piece_claims, piece_claims
+from .scope import Exclusion
+from .scoring import AnyScoring, Asking, First, Scoring
+from .shapes import EmbeddingPart, ReadingClaim
 
 # Neighbours shown per question token, and record tokens shown as closest to each.
 NEIGHBOURS_SHOWN = 5
@@ -162,3 +169,107 @@ def closest(vectors: StoreVectors, scores: EmbeddingScores, position: int) -> tu
             lists.append(tuple(Near(other, embedding.token(other), -value) for value, other in near[:CLOSEST_SHOWN]))
         found = scores._closest[position] = tuple(lists)
     return found
+
+
+# ------------------------------------------------------------ the scorer, as an answer reads it
+
+
+def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[EmbeddingPart]:
+    """The static embedding's reading (engine/scorers.py): the similarity clipped at 0 is the
+    relevance, and a record whose similarity is under the policy's minimum is not matched.
+    Its per-token parts only when it ranks, kept by terms key: the closest record tokens
+    are found for the records in scope alone. The answer's question gets the question's
+    tokens, the words the vocabulary lacks, ``‖Σv‖`` and the map; and it says how it reads
+    the question's pieces, and what it did with a negation."""
+    session, text, minimum = asking.session, asking.text, asking.policy.min_similarity
+    # Every record's vector and the store's map, made the first time a policy needs them.
+    vectors = session.keep("store vectors", None, lambda: store_vectors(session.embedding(), session.texts))
+    meaning = session.keep("embedding", text, lambda: score_question_embedding(vectors, text))
+    parts: tuple[tuple[EmbeddingPart, ...], ...] = ((),) * len(meaning.similarity)
+    if ranks:
+        parts = session.keep("embedding parts", asking.terms_key, lambda: _parts(vectors, meaning, asking.in_scope))
+    similarity = meaning.similarity
+    made: dict[float, Exclusion] = {}
+
+    def unmatched(position: int) -> Exclusion | None:
+        value = similarity[position]
+        if value >= minimum:
+            return None
+        exclusion = made.get(value)
+        if exclusion is None:
+            exclusion = made[value] = below_similarity(value, minimum)
+        return exclusion
+
+    def question(policy: Policy) -> dict[str, Any]:
+        plane = vectors.plane
+        return {
+            "tokens": [
+                {
+                    "token": token.token,
+                    "count": token.count,
+                    "neighbours": [{"token": near.token, "cosine": near.cosine} for near in neighbours],
+                }
+                for token, neighbours in zip(meaning.tokens, meaning.neighbours, strict=True)
+            ],
+            "unknown_tokens": list(meaning.unknown),
+            "norm": meaning.norm,
+            "map": {
+                "question": list(meaning.place),
+                "records": [list(place) for place in plane.records],
+                "explained": list(plane.explained),
+            },
+        }
+
+    def claims(negations: Sequence[Negation], first: First | None) -> list[ReadingClaim]:
+        # The per-piece parts of the first record are said when the embedding ranks (hybrid's
+        # are its fusion's); a negation's, from the similarity's own split, whoever ranks.
+        top = None if first is None or not ranks else (first.id, similarity[first.position], parts[first.position])
+        split = None
+        if first is not None:
+            shares = dict(zip((t.token for t in meaning.tokens), meaning.contributions[first.position], strict=True))
+            split = (first.id, similarity[first.position], first.ranker, shares)
+        said = piece_claims(meaning.sequence, meaning.unknown, top)
+        return said + negation_piece_claims(negations, meaning.sequence, meaning.spans, split)
+
+    relevance = tuple(max(0.0, value) for value in similarity)
+    return Scoring("embedding", relevance, parts, unmatched, similarity, question, claims)
+
+
+def _parts(
+    vectors: StoreVectors, meaning: EmbeddingScores, in_scope: list[int]
+) -> tuple[tuple[EmbeddingPart, ...], ...]:
+    """Each record's parts: per question token its contribution and, for a record in
+    scope, the record's tokens closest to it."""
+    kept = set(in_scope)
+    parts: list[tuple[EmbeddingPart, ...]] = []
+    for position, contributions in enumerate(meaning.contributions):
+        near = closest(vectors, meaning, position) if position in kept else None
+        parts.append(
+            tuple(
+                {
+                    "token": token.token,
+                    "count": token.count,
+                    "contribution": contribution,
+                    "closest": [] if near is None else [{"token": n.token, "cosine": n.cosine} for n in near[i]],
+                }
+                for i, (token, contribution) in enumerate(zip(meaning.tokens, contributions, strict=True))
+            )
+        )
+    return tuple(parts)
+
+
+def similarity_text(value: float, minimum: float) -> tuple[str, str]:
+    """The similarity and the minimum to three places, or more where three would show them equal."""
+    for places in range(3, 10):
+        shown, limit = f"{value:.{places}f}", f"{minimum:.{places}f}"
+        if shown != limit:
+            return shown, limit
+    return repr(value), repr(minimum)
+
+
+def below_similarity(value: float, minimum: float) -> Exclusion:
+    shown, limit = similarity_text(value, minimum)
+    return Exclusion(
+        "below_similarity",
+        f"Similarity {shown} is under the minimum {limit}, so it is excluded at any recency weight.",
+    )

@@ -1,16 +1,30 @@
 """The JSON shapes the engine hands out, declared once: results, answers, replies and errors.
 
 This module is the one description of those shapes. ``session.py`` builds them as these
-TypedDicts, so mypy checks every key it writes; the page's JSDoc types (``site/js``)
-follow this module. The order of keys in JSON is the order a value is built in; where
-that differs from the declared order (a shape made of ``Head`` and ``Summary``), the
-shape's docstring says so. A result's ``policy`` is described by the field table
-(``fields.FIELDS``, one key per row, in table order), not here.
+TypedDicts, and the page's JSDoc types (``site/js/core/shapes.js``) are generated from
+them. The order of keys in JSON is the declared order; where a shape made of ``Head`` and
+``Summary`` puts its own keys between the two, its docstring says so. A record's keys
+are marked with where the page gets them (``RECORD_SOURCES``): the slim answer carries,
+as columns, exactly the keys marked ``ANSWER``, so its columns are declared once, here.
+A result's ``policy`` is described by the field table (``fields.FIELDS``, one key per row,
+in table order), not here.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import types
+import typing
+from typing import Annotated, Any, Literal, TypedDict
+
+# Where the page gets a record's key: a column of the slim answer (the keys not marked),
+# the store the page opened, the open reply (``Opened``), the outcome table (the row of
+# the record's outcome), or the per-term parts (sent apart, and kept by their terms key).
+Source = Literal["answer", "store", "opened", "outcome", "parts"]
+ANSWER: Source = "answer"
+STORE: Source = "store"
+OPENED: Source = "opened"
+OUTCOME: Source = "outcome"
+PARTS: Source = "parts"
 
 
 class TermPart(TypedDict):
@@ -185,37 +199,38 @@ class Summary(TypedDict):
 class RecordResult(TypedDict):
     """One record in a full result: its own fields, its scores, its outcome and why.
 
-    ``relevance`` is the policy scorer's share of the score (the cosine, BM25 over the
+    ``cosine`` to ``rrf`` are the scorers' own scores, one per scorer (engine/scorers.py:
+    each row's first column), None when the answer did not read the question under that
+    scorer. ``relevance`` is the policy scorer's share of the score (the cosine, BM25 over the
     best BM25, the similarity clipped at 0, or the RRF sum over its best, ``2 / (rrf_k +
     1)``), ``stage`` the stage (2, 3 or 4) that decides the outcome, ``rank`` its place
     under the policy's scorer and ``other_rank`` under the other one (None when out of
-    scope). ``similarity`` is the embedding cosine and ``rrf`` the fused sum, None when the
-    answer did not compute them; ``ranks`` gives the record's place among the candidates
-    under each scorer the answer computed (None where that scorer does not match it).
-    ``terms`` are the policy scorer's parts."""
+    scope); ``ranks`` gives the record's place among the candidates under each scorer the
+    answer computed (None where that scorer does not match it). ``terms`` are the policy
+    scorer's parts. Each key not marked is one of the slim answer's columns."""
 
-    id: str
-    tenant: str
-    store: str
-    session: str
-    age_hours: float
-    key: str | None
-    text: str
-    words: int
+    id: Annotated[str, STORE]
+    tenant: Annotated[str, STORE]
+    store: Annotated[str, STORE]
+    session: Annotated[str, STORE]
+    age_hours: Annotated[float, STORE]
+    key: Annotated[str | None, STORE]
+    text: Annotated[str, STORE]
+    words: Annotated[int, OPENED]
     cosine: float
     bm25: float
     similarity: float | None
     rrf: float | None
     relevance: float
-    recency: float
+    recency: Annotated[float, OPENED]
     score: float
     outcome: str
-    stage: int
+    stage: Annotated[int, OUTCOME]
     reason: str
     rank: int | None
     other_rank: int | None
     ranks: dict[str, int | None]
-    terms: list[TermPart] | list[BM25Part] | list[EmbeddingPart] | list[FusionPart]
+    terms: Annotated[list[TermPart] | list[BM25Part] | list[EmbeddingPart] | list[FusionPart], PARTS]
 
 
 class Result(Head, Summary):
@@ -225,36 +240,18 @@ class Result(Head, Summary):
     records: list[RecordResult]
 
 
-class Columns(Head, Summary):
-    """The slim answer but for its per-term parts: each column is in store order.
-
-    In JSON the columns (``ids`` to ``ranks``) come between the head and the summary,
-    and ``terms_key`` after it. ``ranks`` holds one column per scorer computed."""
+class Answer(Head, Summary):
+    """The slim answer a session sends the page (``Session.answer_json``): what the policy
+    decides for each record, by columns in store order. In JSON, after the head: ``ids``,
+    then one column per key of ``RecordResult`` not marked (``ANSWER_COLUMNS``: ``cosine``
+    to ``ranks``, ``ranks`` as one column per scorer computed), then the summary and
+    ``terms_key``, what the per-term parts depend on. It leaves out what the page holds
+    already: the records' own fields (the store it opened), their word counts and recency
+    (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+    apart, and not at all when the page says it holds those of ``terms_key``."""
 
     ids: list[str]
-    cosine: list[float]
-    bm25: list[float]
-    similarity: list[float | None]
-    rrf: list[float | None]
-    relevance: list[float]
-    score: list[float]
-    outcome: list[str]
-    reason: list[str]
-    rank: list[int | None]
-    other_rank: list[int | None]
-    ranks: dict[str, list[int | None]]
     terms_key: str
-
-
-class Answer(Columns):
-    """The slim answer a session sends the page, by columns in store order: what the
-    policy decides for each record, and the question's cosines. It leaves out what the
-    page already holds: the records' own fields (the store it opened), their word
-    counts and recency (the open reply), each outcome's stage (the outcome table), and
-    the per-term parts (``terms``, then None) when the page says it has those of
-    ``terms_key`` already."""
-
-    terms: list[list[TermPart]] | list[list[BM25Part]] | list[list[EmbeddingPart]] | list[list[FusionPart]] | None
 
 
 class Measures(TypedDict):
@@ -394,3 +391,47 @@ class ErrorResult(TypedDict):
     (InternalError, with no problems)."""
 
     error: ErrorBody
+
+
+def _source(hint: Any) -> Source:
+    return typing.cast(Source, hint.__metadata__[0]) if typing.get_origin(hint) is Annotated else ANSWER
+
+
+# Each key of a record, in declared order, and where the page gets it.
+RECORD_SOURCES: dict[str, Source] = {
+    key: _source(hint) for key, hint in typing.get_type_hints(RecordResult, include_extras=True).items()
+}
+# The slim answer's columns, in order.
+ANSWER_COLUMNS: tuple[str, ...] = tuple(key for key, source in RECORD_SOURCES.items() if source == ANSWER)
+
+
+def _column(hint: Any) -> Any:
+    """A record's value as a column in store order: a list, or a per-scorer value a list per scorer."""
+    if typing.get_origin(hint) is dict:
+        return types.GenericAlias(dict, (str, _column(typing.get_args(hint)[1])))
+    return types.GenericAlias(list, (hint,))
+
+
+def json_hints(shape: type) -> dict[str, Any]:
+    """A shape's keys and their types in JSON order (a shape's bases first): for ``Answer``,
+    its columns after ``ids``, each a list in store order, a per-scorer value a list per scorer."""
+    hints = typing.get_type_hints(shape)
+    if shape is not Answer:
+        return hints
+    record = typing.get_type_hints(RecordResult)
+    columns = {key: _column(record[key]) for key in ANSWER_COLUMNS}
+    keys = list(hints)
+    at = keys.index("ids") + 1
+    return {key: hints.get(key) or columns[key] for key in [*keys[:at], *columns, *keys[at:]]}
+
+
+def blank_question() -> QuestionResult:
+    """A question's keys in declared order, each empty (a list) or None: what an answer says
+    for the keys of a scorer it did not read (the embedding's, under a lexical scorer)."""
+    return typing.cast(QuestionResult, {key: [] if key in _QUESTION_LISTS else None for key in _QUESTION_KEYS})
+
+
+_QUESTION_KEYS = tuple(typing.get_type_hints(QuestionResult))
+_QUESTION_LISTS = frozenset(
+    key for key, hint in typing.get_type_hints(QuestionResult).items() if typing.get_origin(hint) is list
+)

@@ -17,17 +17,23 @@ the store, whatever the filters, so a policy never changes a record's vector.
 Query terms found in no record are dropped, as the vectorizer's ``transform`` does.
 
 Sums use ``math.fsum`` over terms in sorted order, so CPython and Pyodide produce
-the same bits regardless of string hashing.
+the same bits regardless of string hashing. ``read`` is the TF-IDF scorer as an answer
+reads it (engine/scorers.py), and ``store_index`` the index it and BM25 read.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from .model import Policy
+from .near_miss import NearMisses
+from .scope import Exclusion
+from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
 from .shapes import TermPart
 from .text import term_counts, tokenize
 
@@ -176,3 +182,41 @@ def score_question(index: Index, text: str) -> QuestionScores:
         parts=parts,
         cosines=tuple(cosine(list(p)) if p else 0.0 for p in parts),
     )
+
+
+# ------------------------------------------------------------ the scorer, as an answer reads it
+
+NO_SHARED_TERMS = Exclusion(
+    "no_shared_terms", "Shares no term with the question (cosine 0), so it is excluded at any recency weight."
+)
+
+
+def store_index(session: Holder) -> Index:
+    """The store's index, built once per session (BM25 reads it too)."""
+    return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
+
+
+def _near_misses(session: Holder) -> NearMisses:
+    """The store's vocabulary by stem, made the first time a question has a term in no record."""
+    return session.keep("near misses", None, lambda: NearMisses(store_index(session).document_frequency))
+
+
+def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
+    """TF-IDF's reading (engine/scorers.py): the cosine is the relevance, and a record sharing
+    no term (cosine 0) is not matched; the reading is kept by the question's text. The
+    answer's question gets its terms, those in no record, and their near misses."""
+    session, text = asking.session, asking.text
+    return session.keep("tfidf", text, lambda: _reading(session, score_question(store_index(session), text)))
+
+
+def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
+    def question(policy: Policy) -> dict[str, Any]:
+        dropped = scores.dropped
+        return {
+            "terms": list(scores.terms),
+            "dropped_terms": list(dropped),
+            "near_misses": _near_misses(session).of(dropped) if dropped else [],
+        }
+
+    unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)
+    return Scoring("tfidf", scores.cosines, scores.parts, unmatched, scores.cosines, question)

@@ -11,7 +11,7 @@
 //            haveTerms: each policy is asked with the terms_key of the answer before it, as
 //            the page's engine client asks (it holds those per-term parts already)
 //   output: {"info": {python, stdlib}, "responses": [text…],
-//            "sessions": [{"reply": text, "answers": [text…], "open_ms": number, "answer_ms": [number…]}…],
+//            "sessions": [{"reply": text, "answers": [[answer text, parts text or null]…], "open_ms": number, "answer_ms": [number…]}…],
 //            "vectors": load_embedding's reply or null, "vectors_ms": its time or null}
 //            (no answers for a refused store); times in ms, by performance.now() around each call
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -84,9 +84,12 @@ const opened = sessions.map((/** @type {{store: string, policies: string[], have
     let held = "";
     for (const policy of policies) {
       const before = performance.now();
-      const answer = answerJson(policy, held);
+      // The answer and its parts, converted as the worker converts them (worker-loop.js).
+      const pair = answerJson(policy, held);
+      const [answer, parts] = pair.toJs();
+      pair.destroy();
       answerMs.push(performance.now() - before);
-      answers.push(answer);
+      answers.push([answer, parts ?? null]);
       if (haveTerms) held = JSON.parse(answer).terms_key ?? "";
     }
     answerJson.destroy();

@@ -27,8 +27,8 @@ def shape_classes() -> list[type]:
 
 
 def shape_keys(shape: type) -> list[str]:
-    """A shape's keys in declared order, its bases' first."""
-    return list(typing.get_type_hints(shape))
+    """A shape's keys in JSON order, its bases' first (an answer's columns after ``ids``)."""
+    return list(shapes.json_hints(shape))
 
 
 def js_type(hint: Any) -> str:
@@ -55,10 +55,52 @@ def _typedef(shape: type) -> str:
     doc = shape.__dict__.get("__doc__")
     # Docstrings mark code ``so``; JSDoc renders Markdown, where it is `so`.
     lines = re.sub(r"``([^`]+)``", r"`\1`", inspect.cleandoc(doc)).splitlines() if doc else []
-    hints = typing.get_type_hints(shape)
+    hints = shapes.json_hints(shape)
     properties = [f"@property {{{OVERRIDES.get(key) or js_type(hint)}}} {key}" for key, hint in hints.items()]
     body = [*lines, f"@typedef {{object}} {shape.__name__}", *properties]
     return "/**\n" + "".join(f" * {line}".rstrip() + "\n" for line in body) + " */\n"
+
+
+# How the page reads a record's key at position ``i``, by where engine/shapes.py says it gets it.
+_READS = {
+    "store": "record.{key}",
+    "opened": "opened.{key}[i]",
+    "outcome": "outcomes[answer.outcome[i]].{key}",
+    "parts": "parts[i]",
+    "answer": "answer.{key}[i]",
+}
+
+
+def record_at_js() -> str:
+    """``recordAt``: one record of a full result, its keys in order, each read from where
+    the page gets it. Generated as one object literal, so the page builds every record of
+    a large store as fast as code written out by hand."""
+    hints = typing.get_type_hints(shapes.RecordResult)
+    lines = []
+    for key, source in shapes.RECORD_SOURCES.items():
+        read = _READS[source].format(key=key)
+        if source == "answer" and typing.get_origin(hints[key]) is dict:
+            read = f"perScorer(answer.{key}, i)"
+        lines.append(f"    {key}: {read},\n")
+    return (
+        "/**\n * The record at position i of a full result, each key read from where the page gets it\n"
+        " * (RECORD_SOURCES): the store's record, the open reply, the outcome table, the answer's\n"
+        " * columns or the per-term parts.\n"
+        " * @param {any} record @param {number} i @param {Answer} answer\n"
+        " * @param {{words: number[], recency: number[]}} opened\n"
+        ' * @param {typeof import("./tables.js").OUTCOME_TABLE} outcomes  the outcome table, by code\n'
+        ' * @param {RecordResult["terms"][]} parts\n'
+        " * @returns {RecordResult}\n */\n"
+        "export function recordAt(record, i, answer, opened, outcomes, parts) {\n"
+        "  return {\n" + "".join(lines) + "  };\n}\n\n"
+        "/**\n * A record's value under each scorer, from one column per scorer.\n"
+        " * @template T @param {Record<string, T[]>} columns @param {number} i @returns {Record<string, T>}\n */\n"
+        "function perScorer(columns, i) {\n"
+        "  /** @type {Record<string, T>} */\n"
+        "  const values = {};\n"
+        "  for (const scorer in columns) values[scorer] = columns[scorer][i];\n"
+        "  return values;\n}\n"
+    )
 
 
 def shapes_js() -> str:
@@ -71,6 +113,11 @@ def shapes_js() -> str:
         "// tests/test_shapes_js.py checks this copy.\n\n"
         '/** @typedef {import("./tables.js").Policy} Policy  generated from engine/fields.py */\n\n'
         + "\n".join(_typedef(shape) for shape in classes)
-        + "\n/** Each shape's keys in declared order (a shape's bases first), for tests. */\n"
+        + "\n/** Each shape's keys in JSON order (a shape's bases first). */\n"
         + f"export const SHAPE_KEYS = Object.freeze({json.dumps(keys, indent=2)});\n"
+        + "\n/**\n * Where the page gets each key of a record, in order: a column of the answer, the store it\n"
+        + " * opened, the open reply, the outcome table (the row of the record's outcome), or the parts.\n"
+        + f" * @type {{Readonly<Record<keyof RecordResult, {js_type(shapes.Source)}>>}}\n */\n"
+        + f"export const RECORD_SOURCES = Object.freeze({json.dumps(shapes.RECORD_SOURCES, indent=2)});\n\n"
+        + record_at_js()
     )

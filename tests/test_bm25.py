@@ -189,8 +189,9 @@ def test_per_term_parts_are_keyed_by_scorer_k1_and_b() -> None:
     assert session is not None
     keys = set()
     for policy in ({}, {"recency_weight": 0.5}, {"scorer": "bm25"}, {"scorer": "bm25", "bm25_b": 0.5}):
-        answer = json.loads(session.answer_json(json.dumps(policy)))
+        text, parts = session.answer_json(json.dumps(policy))
+        answer = json.loads(text)
         keys.add(answer["terms_key"])
-        held = json.loads(session.answer_json(json.dumps(policy), answer["terms_key"]))
-        assert held["terms"] is None and held["score"] == answer["score"]
+        held, no_parts = session.answer_json(json.dumps(policy), answer["terms_key"])
+        assert parts is not None and no_parts is None and json.loads(held)["score"] == answer["score"]
     assert len(keys) == 3

@@ -122,13 +122,13 @@ def test_the_pages_modules_are_bundled_into_a_few_files(built_site: Path) -> Non
     site = {p.relative_to(build.SITE / "js").as_posix() for p in (build.SITE / "js").rglob("*.js")}
     assert len(files) <= len(site) // 2
     # esbuild heads each module's code with its path: each module in one file, and every
-    # one the page reaches (core/shapes.js holds types, and the shapes' keys for tests; first-frames.js is inlined).
+    # one the page reaches (first-frames.js is inlined).
     holders: dict[str, set[str]] = {}
     for f in files:
         for module in re.findall(r"^// (\S+\.js)$", (js / f).read_text(encoding="utf-8"), re.M):
             holders.setdefault(module, set()).add(f)
     assert [m for m, held_in in holders.items() if len(held_in) > 1] == []
-    assert set(holders) == site - {"first-frames.js", "core/shapes.js"}
+    assert set(holders) == site - {"first-frames.js"}
     # Only what the page loads: every chunk is reached from an entry, statically or by import().
     mentioned = "".join((js / f).read_text(encoding="utf-8") for f in ("main.js", "engine-worker.js", *chunks))
     assert all(f'"./{chunk}"' in mentioned for chunk in chunks)

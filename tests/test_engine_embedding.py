@@ -119,7 +119,7 @@ def test_lexical_answers_never_read_the_vectors() -> None:
         }
         assert all(row["similarity"] is None and row["rrf"] is None for row in result["records"])
         assert set(result["records"][2]["ranks"]) == {"tfidf", "bm25"}
-    error = json.loads(bare.answer_json('{"scorer": "embedding"}'))["error"]
+    error = json.loads(bare.answer_json('{"scorer": "embedding"}')[0])["error"]
     assert (error["name"], error["message"]) == ("MissingVectors", "vectors: none here")
 
 
@@ -192,13 +192,13 @@ def test_parts_are_copies_and_answers_equal_the_full_result() -> None:
         for part in row["terms"]:
             part["closest"].clear()
     assert s.answer_json(json.dumps(policy)) == before
-    slim = json.loads(before)
+    slim, parts = json.loads(before[0]), json.loads(before[1] or "null")
     full = rows_of(s.run(policy))
     assert slim["similarity"] == [full[rid]["similarity"] for rid in slim["ids"]]
     assert slim["ranks"] == {
         name: [full[rid]["ranks"][name] for rid in slim["ids"]] for name in ("tfidf", "bm25", "embedding")
     }
-    assert slim["terms"] == [full[rid]["terms"] for rid in slim["ids"]]
+    assert parts == [full[rid]["terms"] for rid in slim["ids"]]
 
 
 def test_parts_are_keyed_by_scope_for_the_embedding_and_by_every_setting_for_hybrid() -> None:
@@ -211,10 +211,11 @@ def test_parts_are_keyed_by_scope_for_the_embedding_and_by_every_setting_for_hyb
         "hybrid": {"scorer": "hybrid"},
         "hybrid-k": {"scorer": "hybrid", "rrf_k": 5},
     }.items():
-        answer = json.loads(s.answer_json(json.dumps(policy)))
+        text, parts = s.answer_json(json.dumps(policy))
+        answer = json.loads(text)
         keys[name] = answer["terms_key"]
-        held = json.loads(s.answer_json(json.dumps(policy), answer["terms_key"]))
-        assert held["terms"] is None and held["score"] == answer["score"]
+        held, no_parts = s.answer_json(json.dumps(policy), answer["terms_key"])
+        assert parts is not None and no_parts is None and json.loads(held)["score"] == answer["score"]
     assert keys["base"] == keys["budget"]
     assert len({keys["base"], keys["tenant"], keys["hybrid"], keys["hybrid-k"]}) == 4
 
@@ -227,7 +228,7 @@ def test_load_embedding_replies_and_open_sessions_read_it(tmp_path: Path, monkey
     assert json.loads(engine.load_embedding(str(path))) == {"tokens": len(TOKENS), "dims": 2}
     opening = engine.open_json(json.dumps(STORE))
     assert opening.session is not None
-    answer = json.loads(opening.session.answer_json('{"scorer": "embedding", "min_similarity": 0}'))
+    answer = json.loads(opening.session.answer_json('{"scorer": "embedding", "min_similarity": 0}')[0])
     assert answer["similarity"][0] == pytest.approx(1.5 / (math.sqrt(2) * math.sqrt(1.25)), abs=1e-15)
     # run() reads the file it is given (by default, the repository's).
     ran = engine.run({"store": STORE, "policy": {"scorer": "embedding"}}, vectors=path)

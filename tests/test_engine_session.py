@@ -1,6 +1,6 @@
 """A store opened once: the session's full result equals a one-shot run, its slim answer
-is that result by columns without what the page holds already, and its JSON is
-json.dumps' of it."""
+is that result by columns without what the page holds already, its parts apart, and its
+JSON is json.dumps' of them."""
 
 from __future__ import annotations
 
@@ -13,42 +13,29 @@ from hypothesis import strategies as st
 
 import engine
 from engine.session import dumps
+from engine.shapes import ANSWER_COLUMNS
 from harness.fixtures import FIXTURES, load_json
 from harness.generate import BASE_STORE, POLICIES, RECORD, random_store
 
 SUPPORT_STORE = load_json(FIXTURES / "support-store.json")
 
 
-def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> Any:
-    """A full result as the slim answer carries it: by columns, no store fields, no stages."""
+def slim(result: Any, session: engine.Session, *, with_terms: bool = True) -> tuple[str, str | None]:
+    """A full result as the slim answer carries it, as JSON text: by columns, those of the
+    record's keys engine/shapes.py leaves unmarked (no store fields, no stages, no word
+    counts), a per-scorer key as a column per scorer; and its parts apart, unless held."""
     rows = result["records"]
     head = {k: v for k, v in result.items() if k in ("engine_version", "policy", "question")}
     tail = {k: v for k, v in result.items() if k not in head and k != "records"}
-    columns: dict[str, Any] = {
-        name: [row[name] for row in rows]
-        for name in (
-            "cosine",
-            "bm25",
-            "similarity",
-            "rrf",
-            "relevance",
-            "score",
-            "outcome",
-            "reason",
-            "rank",
-            "other_rank",
-        )
-    }
-    columns["ranks"] = {scorer: [row["ranks"][scorer] for row in rows] for scorer in rows[0]["ranks"]}
-    terms = [row["terms"] for row in rows] if with_terms else None
-    return {
-        **head,
-        "ids": [row["id"] for row in rows],
-        **columns,
-        **tail,
-        "terms_key": terms_key(session, result),
-        "terms": terms,
-    }
+    columns: dict[str, Any] = {}
+    for name in ANSWER_COLUMNS:
+        first = rows[0][name]
+        if isinstance(first, dict):
+            columns[name] = {scorer: [row[name][scorer] for row in rows] for scorer in first}
+        else:
+            columns[name] = [row[name] for row in rows]
+    answer = {**head, "ids": [row["id"] for row in rows], **columns, **tail, "terms_key": terms_key(session, result)}
+    return dumps(answer), dumps([row["terms"] for row in rows]) if with_terms else None
 
 
 def terms_key(session: engine.Session, result: Any) -> str:
@@ -81,9 +68,9 @@ def test_a_session_of_policy_changes_answers_as_one_shot_runs_do(
     session = open_session(store)
     for policy in policies:
         full = engine.run({"store": copy.deepcopy(store), "policy": policy})
-        assert session.answer_json(json.dumps(policy)) == dumps(slim(full, session))
-        held = json.loads(session.answer_json(json.dumps(policy)))["terms_key"]
-        assert session.answer_json(json.dumps(policy), held) == dumps(slim(full, session, with_terms=False))
+        assert session.answer_json(json.dumps(policy)) == slim(full, session)
+        held = json.loads(session.answer_json(json.dumps(policy))[0])["terms_key"]
+        assert session.answer_json(json.dumps(policy), held) == slim(full, session, with_terms=False)
         assert session.run(policy) == full
 
 
@@ -101,7 +88,7 @@ def test_switching_questions_never_mixes_their_parts() -> None:
                         "previous_sessions": True,
                     }
                     full = engine.run({"store": store, "policy": policy})
-                    assert session.answer_json(json.dumps(policy)) == dumps(slim(full, session))
+                    assert session.answer_json(json.dumps(policy)) == slim(full, session)
 
 
 def test_opening_replies_with_word_counts_and_recency_and_answers_hold_no_texts() -> None:
@@ -114,9 +101,9 @@ def test_opening_replies_with_word_counts_and_recency_and_answers_hold_no_texts(
         "recency": [row["recency"] for row in full["records"]],  # type: ignore[typeddict-item]
     }
     assert opening.session is not None
-    answer = json.loads(opening.session.answer_json("{}"))
-    assert answer["ids"] == [f"M{i}" for i in range(1, 11)]
-    assert all(record["text"] not in opening.session.answer_json("{}") for record in store["records"])
+    text, parts = opening.session.answer_json("{}")
+    assert json.loads(text)["ids"] == [f"M{i}" for i in range(1, 11)]
+    assert all(record["text"] not in text + (parts or "") for record in store["records"])
 
 
 def test_a_refused_store_opens_no_session_and_names_each_problem() -> None:
@@ -138,7 +125,9 @@ def test_bad_policies_get_error_objects_never_a_traceback() -> None:
         ("[1]", "policy"),
         ("{nope", "policy"),
     ):
-        error = json.loads(session.answer_json(text))["error"]
+        reply, parts = session.answer_json(text)
+        error = json.loads(reply)["error"]
+        assert parts is None
         assert error["problems"][0]["path"] == path, error
 
 
@@ -157,7 +146,7 @@ def test_per_term_parts_are_named_by_store_and_question() -> None:
     store = load_json(FIXTURES / "store.json")
     edited = copy.deepcopy(store)
     edited["records"][0]["text"] += " region"
-    keys = [json.loads(open_session(s).answer_json("{}"))["terms_key"] for s in (store, edited, store)]
+    keys = [json.loads(open_session(s).answer_json("{}")[0])["terms_key"] for s in (store, edited, store)]
     assert keys[0] == keys[2] != keys[1]
 
 
@@ -170,8 +159,29 @@ def test_budget_changes_divide_bm25_once_per_question(monkeypatch: Any) -> None:
         calls.append(1)
         return shares_within(*args)
 
-    monkeypatch.setattr("engine.session.shares_within", counted)
+    monkeypatch.setattr("engine.bm25.shares_within", counted)
     session = open_session(load_json(FIXTURES / "store.json"))
     for change in ({}, {"budget_words": 60}, {"recency_weight": 0.5}, {"scorer": "bm25"}):
-        assert "error" not in json.loads(session.answer_json(json.dumps(change)))
+        assert "error" not in json.loads(session.answer_json(json.dumps(change))[0])
     assert len(calls) == 1
+
+
+def test_scope_is_checked_once_per_answer_under_every_scorer(monkeypatch: Any) -> None:
+    """The scope filters run once per answer, whichever scorer ranks: the embedding's parts and
+    hybrid's fusion read the same records in scope as the policy scorer's test does."""
+    from engine.scope import ScopeChecker
+
+    calls: list[str] = []
+    check_all = ScopeChecker.check_all
+
+    def counted(self: ScopeChecker, *args: Any) -> Any:
+        calls.append("check")
+        return check_all(self, *args)
+
+    monkeypatch.setattr(ScopeChecker, "check_all", counted)
+    store = load_json(FIXTURES / "store.json")
+    session = engine.Session(engine.parse_store(store), vectors=engine.load_vectors)
+    for scorer in engine.fields.FIELDS_BY_NAME["scorer"].values:
+        calls.clear()
+        session.run({"scorer": scorer, "store": "all", "previous_sessions": True})
+        assert len(calls) == 1, scorer

@@ -387,7 +387,7 @@ def test_one_index_and_one_set_of_vectors_serve_the_whole_evaluation(monkeypatch
         counts["vectors"] += 1
         return store_vectors(*args)
 
-    monkeypatch.setattr("engine.session.build_index", counted_index)
+    monkeypatch.setattr("engine.tfidf.build_index", counted_index)
     monkeypatch.setattr("engine.semantic.store_vectors", counted_vectors)
     result = evaluated(STORE, WIDE)
     assert len(result["evaluation"]) == 16 and counts == {"index": 1, "vectors": 1}

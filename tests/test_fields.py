@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import engine
 from engine import fields
 from engine.model import Policy
@@ -80,15 +82,61 @@ def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
         assert row["stage"] == fields.OUTCOME_STAGE[row["outcome"]]
 
 
-def test_a_scorer_is_named_in_comparisons_in_few_places_outside_its_table() -> None:
-    """Code compares a scorer's id with a literal in at most 4 places outside engine/scorers.py
-    and the generated files: everything else asks the scorer table."""
+def scorer_identity_checks(text: str) -> list[tuple[int, str]]:
+    """The lines of a source that branch on a scorer's name: compare a value with one
+    (``== "bm25"``, ``in "hybrid"``, ``is``, ``case "tfidf"``), look one up (``["hybrid"]``,
+    ``.get("embedding")``, ``.has(``, ``.includes(``), or test membership in a set of names
+    derived from the table (``in EMBEDDING_SCORERS``, ``VECTOR_SCORERS.includes(``); a loop
+    over such a set is no branch."""
     from engine.scorers import SCORER_IDS
 
-    names = "|".join(SCORER_IDS)
-    compared = re.compile(
-        rf"""(?:===?|!==?|\bin\b)\s*["'](?:{names})["']|["'](?:{names})["']\s*(?:===?|!==?)|case\s+["'](?:{names})["']"""
+    name = "[\"'](?:" + "|".join(SCORER_IDS) + ")[\"']"
+    checks = re.compile(
+        rf"(?:===?|!==?|\bin|\bis(?:\s+not)?)\s*{name}"
+        rf"|{name}\s*(?:===?|!==?|\bin\b|\bis\b)"
+        rf"|\bcase\s+{name}"
+        rf"|\[\s*{name}\s*\]"
+        rf"|\.(?:get|has|includes|indexOf|pop|setdefault)\(\s*{name}"
+        r"|(?P<loop>\bfor\s+\w+\s+)?\bin\s+[A-Z]+_SCORERS\b"
+        r"|\b[A-Z]+_SCORERS\.(?:includes|has|indexOf)\("
     )
+    return [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if any(not match.group("loop") for match in checks.finditer(line))
+    ]
+
+
+def test_the_identity_check_pattern_catches_every_form() -> None:
+    """Each way of branching on a scorer's name is caught, and a loop or a declaration is not."""
+    caught = [
+        'if policy.scorer == "bm25":',
+        "if (scorer === 'hybrid') {",
+        'if "embedding" != scorer:',
+        'if d.scoring is d.scorings.get("embedding") and first:',
+        'fusion = scorings["hybrid"]',
+        "const why = reasons['tfidf'];",
+        'case "bm25":',
+        "if policy.scorer in EMBEDDING_SCORERS:",
+        "if (VECTOR_SCORERS.includes(scorer)) load();",
+        'if scorer.words == "bm25":',
+    ]
+    passed = [
+        'Scoring("tfidf", scores.cosines, parts)',
+        'shown_with=("scorer", "bm25"),',
+        "for name in EMBEDDING_SCORERS:",
+        "EMBEDDING_SCORERS = tuple(s.id for s in SCORERS if s.vectors)",
+        "row = SCORERS_BY_ID[policy.scorer]",
+        "const total = r.bm25 + r.cosine;",
+    ]
+    assert [line for line in caught if not scorer_identity_checks(line)] == []
+    assert [line for line in passed if scorer_identity_checks(line)] == []
+
+
+def test_no_code_branches_on_a_scorer_s_name_outside_its_table() -> None:
+    """No code outside engine/scorers.py and the generated files compares a scorer's id with
+    a literal, looks one up by name, or tests membership in a set of names: everything asks
+    the scorer table (a row's needs, columns, module, words, pieces, vectors)."""
     generated = {"site/js/core/scorers.js", "site/js/core/tables.js", "site/js/core/shapes.js", "engine/scorers.py"}
     found = []
     for folder, pattern in (("engine", "*.py"), ("site/js", "*.js"), ("sitebuild", "*.py"), ("tools", "*.mjs")):
@@ -96,7 +144,54 @@ def test_a_scorer_is_named_in_comparisons_in_few_places_outside_its_table() -> N
             name = path.relative_to(ROOT).as_posix()
             if name in generated:
                 continue
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-                if compared.search(line):
-                    found.append(f"{name}:{number}: {line.strip()}")
-    assert len(found) <= 4, "\n".join(found)
+            for number, line in scorer_identity_checks(path.read_text(encoding="utf-8")):
+                found.append(f"{name}:{number}: {line}")
+    assert found == []
+
+
+def test_an_answer_reads_the_question_under_what_the_scorer_table_declares() -> None:
+    """A row's needs come before it in the table; an answer ranked by a scorer reads the
+    question under those every answer reads, that scorer and all it needs (its ranks name
+    exactly those), and each scorer's own column is filled only when it was read."""
+    from engine.scorers import READ_FOR, SCORERS
+
+    order = [s.id for s in SCORERS]
+    assert all(order.index(need) < order.index(s.id) for s in SCORERS for need in s.needs)
+    assert [s.column for s in SCORERS] == list(dict.fromkeys(s.column for s in SCORERS))
+    store = json.loads((FIXTURES / "store.json").read_text(encoding="utf-8"))
+    session = engine.Session(engine.parse_store(store), vectors=engine.load_vectors)
+    for row in SCORERS:
+        read = [s.id for s in READ_FOR[row.id]]
+        assert {row.id, *row.needs, *(s.id for s in SCORERS if s.every_answer)} <= set(read)
+        assert all(set(SCORERS[order.index(name)].needs) <= set(read) for name in read)
+        records = session.run({"scorer": row.id, "store": "all", "previous_sessions": True})["records"]  # type: ignore[typeddict-item]
+        assert all(list(record["ranks"]) == read for record in records)
+        assert [s.id for s in SCORERS if any(record[s.column] is not None for record in records)] == read
+
+
+def test_every_row_names_an_engine_module_with_its_function() -> None:
+    """A scorer's module reads (``read``), a blend's weighs (``weigh``), a packing rule's packs (``pack``)."""
+    import importlib
+
+    from engine.scorers import BLENDS, PACKINGS, SCORERS
+
+    for rows, function in ((SCORERS, "read"), (BLENDS, "weigh"), (PACKINGS, "pack")):
+        for row in rows:
+            assert callable(getattr(importlib.import_module(f"engine.{row.module}"), function)), row.id
+
+
+def test_the_session_blends_and_packs_by_the_rows_in_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The score and the tray come from the engine functions the blend and packing rows name."""
+    from engine import pack, scoring
+    from engine.scorers import blend_for, packing_for
+
+    assert (blend_for(None).module, packing_for(None).module) == ("scoring", "pack")
+    monkeypatch.setattr(scoring, "weigh", lambda asking: lambda relevance, positions: [0.5 for _ in positions])
+    monkeypatch.setattr(
+        pack,
+        "pack",
+        lambda ranked, asking: [pack.Packed(c.id, place, "record_limit", "none") for place, c in enumerate(ranked, 1)],
+    )
+    result = engine.run({"store": json.loads((FIXTURES / "store.json").read_text(encoding="utf-8"))})
+    assert {row["score"] for row in result["records"]} == {0.5}  # type: ignore[typeddict-item]
+    assert result["selected"] == []  # type: ignore[typeddict-item]

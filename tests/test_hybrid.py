@@ -139,7 +139,7 @@ def test_scope_comes_first_and_rankings_hold_only_records_in_scope() -> None:
 )
 def test_bad_fusion_settings_are_refused_naming_the_field(policy: dict[str, Any], message: str) -> None:
     session = engine.Session(engine.parse_store(STORE), embedding=VECTORS)
-    error = json.loads(session.answer_json(json.dumps({"scorer": "hybrid"} | policy)))["error"]
+    error = json.loads(session.answer_json(json.dumps({"scorer": "hybrid"} | policy))[0])["error"]
     assert error["name"] == "InvalidPolicy" and error["message"] == message
 
 

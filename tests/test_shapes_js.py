@@ -65,3 +65,21 @@ def test_a_type_with_no_json_form_is_refused() -> None:
     """A shape holding something JSON cannot carry fails the generation, never reads as any."""
     with pytest.raises(TypeError, match="no JSDoc type"):
         js_type(set[str])
+
+
+def test_the_answer_s_columns_are_the_unmarked_keys_of_a_record_and_each_scorer_s_own_score() -> None:
+    """The answer carries exactly the record keys engine/shapes.py does not mark as held by
+    the page, in record order; its score columns are the scorer rows' own, in table order,
+    and the command line's column table names the same; recordAt reads every record key."""
+    from engine.scorers import COLUMNS, SCORERS
+
+    record_keys = list(typing.get_type_hints(shapes.RecordResult))
+    assert list(shapes.RECORD_SOURCES) == record_keys
+    assert list(shapes.ANSWER_COLUMNS) == [k for k in record_keys if shapes.RECORD_SOURCES[k] == shapes.ANSWER]
+    answer = shapes.json_hints(shapes.Answer)
+    keys = list(answer)
+    at = keys.index("ids") + 1
+    assert keys[at : at + len(shapes.ANSWER_COLUMNS)] == list(shapes.ANSWER_COLUMNS)
+    assert [k for k in shapes.ANSWER_COLUMNS if k in COLUMNS] == [s.column for s in SCORERS] == list(COLUMNS)
+    reads = re.findall(r"^    (\w+): ", shapes_js().split("export function recordAt")[1], flags=re.M)
+    assert reads == record_keys

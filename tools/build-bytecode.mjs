@@ -29,11 +29,13 @@
 // request.json is a run_json request, {"store": …, "policy": …}; the page's path gets
 // its two halves, each as JSON text. With a vector file, the engine also loads it as the
 // page's worker does (written into Pyodide's file system, then engine.load_embedding) and
-// answers the same policy under the embedding and hybrid scorers, so whatever those
+// answers the same policy under the scorers that read the vectors, so whatever those
 // import is in the trimmed standard library too.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+
+import { VECTOR_SCORERS } from "../site/js/core/scorers.js";
 
 const [pyodideDir, wheelPath, requestPath, stdlibOutPath, engineOutPath, vectorsPath] = process.argv.slice(2).map((p) => path.resolve(p));
 for (const event of ["uncaughtException", "unhandledRejection"]) {
@@ -71,10 +73,14 @@ function exercise(pyodide, engine) {
     const loaded = JSON.parse(engine.load_embedding(VECTORS_IN_PYTHON));
     pyodide.FS.unlink(VECTORS_IN_PYTHON);
     if (loaded.error) throw new Error(`the engine refused the vectors: ${loaded.error.message}`);
-    for (const scorer of ["embedding", "hybrid"]) policies.push(JSON.stringify({ ...JSON.parse(policyText), scorer }));
+    for (const scorer of VECTOR_SCORERS) policies.push(JSON.stringify({ ...JSON.parse(policyText), scorer }));
   }
   for (const text of policies) {
-    const slim = JSON.parse(session.answer_json(text));
+    // The answer and its parts, as the worker converts them (worker-loop.js).
+    const pair = session.answer_json(text);
+    const [answer] = pair.toJs();
+    pair.destroy();
+    const slim = JSON.parse(answer);
     if (slim.error) throw new Error(`the engine refused the sample policy ${text}: ${slim.error.message}`);
   }
   session.destroy();

@@ -16,7 +16,7 @@ const HEAD_AND_SUMMARY = [...SHAPE_KEYS.Head, ...SHAPE_KEYS.Summary];
 const RESULT_KEYS = [...SHAPE_KEYS.Head, ...SHAPE_KEYS.Result.filter((key) => !HEAD_AND_SUMMARY.includes(key)), ...SHAPE_KEYS.Summary];
 
 /**
- * For each policy: the engine's open reply, slim answer and full result (run_json), all
+ * For each policy: the engine's open reply, slim answer, its parts and full result (run_json), all
  * from CPython (the engine is standard library only, so any Python 3.11+ runs it).
  * @param {string} storeFile @param {object[]} policies
  */
@@ -31,7 +31,7 @@ out = []
 for policy in policies:
     policy_text = json.dumps(policy)
     request = '{"store":' + store_text + ',"policy":' + policy_text + '}'
-    out.append([opening.session.answer_json(policy_text), engine.run_json(request)])
+    out.append([*opening.session.answer_json(policy_text), engine.run_json(request)])
 print(json.dumps([opening.reply, out]))
 `;
   const storeText = readFileSync(new URL(storeFile, ROOT), "utf8");
@@ -63,9 +63,9 @@ for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) 
   test(`slim answer + ${storeFile} = CPython's full result, keys in the same order`, () => {
     const { store, reply, pairs } = fromCPython(storeFile, storeFile.endsWith("/store.json") ? POLICIES : [{}]);
     assert.equal(reply.records, store.records.length);
-    for (const [slim, full] of pairs) {
+    for (const [slim, parts, full] of pairs) {
       assert.ok(!JSON.stringify(slim).includes(store.records[0].text), "the slim answer does not repeat the record texts");
-      const merged = fullResult({ records: store.records, words: reply.words, recency: reply.recency }, slim, slim.terms);
+      const merged = fullResult({ records: store.records, words: reply.words, recency: reply.recency }, slim, parts);
       assert.deepEqual(merged, full);
       assert.deepEqual(keyOrder(merged), keyOrder(full));
       assert.deepEqual(Object.keys(merged), RESULT_KEYS);

@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { renderBreakdown, whyShown } from "../../site/js/views/breakdown.js";
+import { BLENDS, SCORERS } from "../../site/js/core/scorers.js";
+import { BLEND_VIEWS, BREAKDOWN_VIEWS, renderBreakdown, whyShown } from "../../site/js/views/breakdown.js";
 import { bm25Breakdown } from "../../site/js/views/breakdown-bm25.js";
 import { embeddingBreakdown } from "../../site/js/views/breakdown-embedding.js";
 import { fusionBreakdown } from "../../site/js/views/breakdown-fusion.js";
@@ -262,4 +263,9 @@ test("the breakdown says which record it shows and why", () => {
   assert.match(picked, /R2, the record you chose, is not ranked under this policy:/);
   const ranked = String(renderBreakdown(res, "R1", { picked: true, displaced: null }));
   assert.ok(ranked.indexOf("breakdown-outcome") > ranked.indexOf("breakdown-title"));
+});
+
+test("each scorer's row and each blend's names a view the breakdown has", () => {
+  for (const row of Object.values(SCORERS)) assert.equal(typeof (/** @type {any} */ (BREAKDOWN_VIEWS))[row.breakdown], "function", row.id);
+  for (const row of Object.values(BLENDS)) assert.equal(typeof (/** @type {any} */ (BLEND_VIEWS))[row.breakdown], "function", row.id);
 });

@@ -207,7 +207,7 @@ test("a silent worker found late before it was ever ready is a failed load, not 
   assert.deepEqual(life(failed, { type: "tick", now: 1e9 }).effects, []);
 });
 
-test("replies: an accepted store comes into force; a refused one leaves the one before; runs carry the store they came from", () => {
+test("replies: an accepted store comes into force; a refused one leaves the one before; runs carry their parts and the store they came from", () => {
   const ready = readyWithStore();
   assert.deepEqual(ready.store, { text: STORE_A, kept: "A", words: [3], recency: [1] });
   const refusal = '{"error":{"name":"InvalidStore","message":"records[0].text: is missing","problems":[]}}';
@@ -215,10 +215,10 @@ test("replies: an accepted store comes into force; a refused one leaves the one 
     { type: "request", id: 2, kind: "open", body: STORE_B, kept: "B", now: 1 },
     { type: "request", id: 3, kind: "run", body: "{}", now: 2 },
     { type: "reply", id: 2, response: refusal, now: 3 },
-    { type: "reply", id: 3, response: '{"records":[]}', now: 4 },
+    { type: "reply", id: 3, response: '{"records":[]}', parts: "[[]]", now: 4 },
   ], ready);
   assert.deepEqual(only(effects, "opened"), [{ type: "opened", id: 2, reply: JSON.parse(refusal) }]);
-  assert.deepEqual(only(effects, "answered"), [{ type: "answered", id: 3, response: '{"records":[]}', store: ready.store }]);
+  assert.deepEqual(only(effects, "answered"), [{ type: "answered", id: 3, response: '{"records":[]}', parts: "[[]]", store: ready.store }]);
   assert.equal(state.store, ready.store);
   assert.deepEqual(state.pending, []);
   assert.deepEqual(posted(effects), [

@@ -159,6 +159,20 @@ export const COLUMNS = Object.freeze({
   }
 });
 
+/** The blends of relevance with recency: each row's id, label and breakdown view. */
+export const BLENDS = Object.freeze({
+  "seed": {
+    "id": "seed",
+    "label": "Relevance blended with recency",
+    "breakdown": "seed"
+  }
+});
+
+/** The blend in force: the table's one row, until a policy field chooses among more. @param {unknown} policy @returns {{id: string, label: string, breakdown: string}} */
+export function blendFor(policy) {
+  return Object.values(BLENDS)[0];
+}
+
 /** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */
 export const SHARED_INDEX = "idf counts every record of the store, whatever its tenant, as one index shared by the tenants does: that is how a shared index leaks term statistics from one tenant to another";
 

@@ -176,14 +176,15 @@
 /**
  * One record in a full result: its own fields, its scores, its outcome and why.
  *
- * `relevance` is the policy scorer's share of the score (the cosine, BM25 over the
+ * `cosine` to `rrf` are the scorers' own scores, one per scorer (engine/scorers.py:
+ * each row's first column), None when the answer did not read the question under that
+ * scorer. `relevance` is the policy scorer's share of the score (the cosine, BM25 over the
  * best BM25, the similarity clipped at 0, or the RRF sum over its best, `2 / (rrf_k +
  * 1)`), `stage` the stage (2, 3 or 4) that decides the outcome, `rank` its place
  * under the policy's scorer and `other_rank` under the other one (None when out of
- * scope). `similarity` is the embedding cosine and `rrf` the fused sum, None when the
- * answer did not compute them; `ranks` gives the record's place among the candidates
- * under each scorer the answer computed (None where that scorer does not match it).
- * `terms` are the policy scorer's parts.
+ * scope); `ranks` gives the record's place among the candidates under each scorer the
+ * answer computed (None where that scorer does not match it). `terms` are the policy
+ * scorer's parts. Each key not marked is one of the slim answer's columns.
  * @typedef {object} RecordResult
  * @property {string} id
  * @property {string} tenant
@@ -226,42 +227,14 @@
  */
 
 /**
- * The slim answer but for its per-term parts: each column is in store order.
- *
- * In JSON the columns (`ids` to `ranks`) come between the head and the summary,
- * and `terms_key` after it. `ranks` holds one column per scorer computed.
- * @typedef {object} Columns
- * @property {string} engine_version
- * @property {Policy} policy
- * @property {QuestionResult} question
- * @property {string[]} ranked
- * @property {string[]} selected
- * @property {number} words_used
- * @property {number} budget_words
- * @property {Counts} counts
- * @property {Coverage} coverage
- * @property {string[]} ids
- * @property {number[]} cosine
- * @property {number[]} bm25
- * @property {(number | null)[]} similarity
- * @property {(number | null)[]} rrf
- * @property {number[]} relevance
- * @property {number[]} score
- * @property {string[]} outcome
- * @property {string[]} reason
- * @property {(number | null)[]} rank
- * @property {(number | null)[]} other_rank
- * @property {Record<string, (number | null)[]>} ranks
- * @property {string} terms_key
- */
-
-/**
- * The slim answer a session sends the page, by columns in store order: what the
- * policy decides for each record, and the question's cosines. It leaves out what the
- * page already holds: the records' own fields (the store it opened), their word
- * counts and recency (the open reply), each outcome's stage (the outcome table), and
- * the per-term parts (`terms`, then None) when the page says it has those of
- * `terms_key` already.
+ * The slim answer a session sends the page (`Session.answer_json`): what the policy
+ * decides for each record, by columns in store order. In JSON, after the head: `ids`,
+ * then one column per key of `RecordResult` not marked (`ANSWER_COLUMNS`: `cosine`
+ * to `ranks`, `ranks` as one column per scorer computed), then the summary and
+ * `terms_key`, what the per-term parts depend on. It leaves out what the page holds
+ * already: the records' own fields (the store it opened), their word counts and recency
+ * (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+ * apart, and not at all when the page says it holds those of `terms_key`.
  * @typedef {object} Answer
  * @property {string} engine_version
  * @property {Policy} policy
@@ -285,7 +258,6 @@
  * @property {(number | null)[]} other_rank
  * @property {Record<string, (number | null)[]>} ranks
  * @property {string} terms_key
- * @property {TermPart[][] | BM25Part[][] | EmbeddingPart[][] | FusionPart[][] | null} terms
  */
 
 /**
@@ -428,7 +400,7 @@
  * @property {ErrorBody} error
  */
 
-/** Each shape's keys in declared order (a shape's bases first), for tests. */
+/** Each shape's keys in JSON order (a shape's bases first). */
 export const SHAPE_KEYS = Object.freeze({
   "TermPart": [
     "term",
@@ -566,30 +538,6 @@ export const SHAPE_KEYS = Object.freeze({
     "coverage",
     "records"
   ],
-  "Columns": [
-    "engine_version",
-    "policy",
-    "question",
-    "ranked",
-    "selected",
-    "words_used",
-    "budget_words",
-    "counts",
-    "coverage",
-    "ids",
-    "cosine",
-    "bm25",
-    "similarity",
-    "rrf",
-    "relevance",
-    "score",
-    "outcome",
-    "reason",
-    "rank",
-    "other_rank",
-    "ranks",
-    "terms_key"
-  ],
   "Answer": [
     "engine_version",
     "policy",
@@ -612,8 +560,7 @@ export const SHAPE_KEYS = Object.freeze({
     "rank",
     "other_rank",
     "ranks",
-    "terms_key",
-    "terms"
+    "terms_key"
   ],
   "Measures": [
     "recall",
@@ -691,3 +638,81 @@ export const SHAPE_KEYS = Object.freeze({
     "error"
   ]
 });
+
+/**
+ * Where the page gets each key of a record, in order: a column of the answer, the store it
+ * opened, the open reply, the outcome table (the row of the record's outcome), or the parts.
+ * @type {Readonly<Record<keyof RecordResult, "answer" | "store" | "opened" | "outcome" | "parts">>}
+ */
+export const RECORD_SOURCES = Object.freeze({
+  "id": "store",
+  "tenant": "store",
+  "store": "store",
+  "session": "store",
+  "age_hours": "store",
+  "key": "store",
+  "text": "store",
+  "words": "opened",
+  "cosine": "answer",
+  "bm25": "answer",
+  "similarity": "answer",
+  "rrf": "answer",
+  "relevance": "answer",
+  "recency": "opened",
+  "score": "answer",
+  "outcome": "answer",
+  "stage": "outcome",
+  "reason": "answer",
+  "rank": "answer",
+  "other_rank": "answer",
+  "ranks": "answer",
+  "terms": "parts"
+});
+
+/**
+ * The record at position i of a full result, each key read from where the page gets it
+ * (RECORD_SOURCES): the store's record, the open reply, the outcome table, the answer's
+ * columns or the per-term parts.
+ * @param {any} record @param {number} i @param {Answer} answer
+ * @param {{words: number[], recency: number[]}} opened
+ * @param {typeof import("./tables.js").OUTCOME_TABLE} outcomes  the outcome table, by code
+ * @param {RecordResult["terms"][]} parts
+ * @returns {RecordResult}
+ */
+export function recordAt(record, i, answer, opened, outcomes, parts) {
+  return {
+    id: record.id,
+    tenant: record.tenant,
+    store: record.store,
+    session: record.session,
+    age_hours: record.age_hours,
+    key: record.key,
+    text: record.text,
+    words: opened.words[i],
+    cosine: answer.cosine[i],
+    bm25: answer.bm25[i],
+    similarity: answer.similarity[i],
+    rrf: answer.rrf[i],
+    relevance: answer.relevance[i],
+    recency: opened.recency[i],
+    score: answer.score[i],
+    outcome: answer.outcome[i],
+    stage: outcomes[answer.outcome[i]].stage,
+    reason: answer.reason[i],
+    rank: answer.rank[i],
+    other_rank: answer.other_rank[i],
+    ranks: perScorer(answer.ranks, i),
+    terms: parts[i],
+  };
+}
+
+/**
+ * A record's value under each scorer, from one column per scorer.
+ * @template T @param {Record<string, T[]>} columns @param {number} i @returns {Record<string, T>}
+ */
+function perScorer(columns, i) {
+  /** @type {Record<string, T>} */
+  const values = {};
+  for (const scorer in columns) values[scorer] = columns[scorer][i];
+  return values;
+}

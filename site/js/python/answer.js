@@ -2,10 +2,12 @@
 //
 // The full result the page renders (shapes.js Result), made from the engine's slim
 // answer and what the page holds already: the store it opened, the open reply's word
-// counts and recency, the outcome table's stages and per-term parts kept from an
-// earlier answer. The records come back in the key order of CPython's engine.run_json,
-// so the two compare key for key.
+// counts and recency, the outcome table's stages and the per-term parts (the answer's,
+// or kept from an earlier one). Where each key of a record comes from, and their order,
+// are engine/shapes.py's (the generated RECORD_SOURCES and recordAt), so the records come
+// back key for key as CPython's engine.run_json writes them.
 
+import { RECORD_SOURCES, SHAPE_KEYS, recordAt } from "../core/shapes.js";
 import { OUTCOME_TABLE } from "../core/tables.js";
 
 /**
@@ -13,23 +15,20 @@ import { OUTCOME_TABLE } from "../core/tables.js";
  * @typedef {import("../core/shapes.js").Result} Result
  * @typedef {import("../core/shapes.js").RecordResult} RecordResult
  * @typedef {import("../core/shapes.js").ErrorResult} ErrorResult
- * @typedef {import("../core/shapes.js").TermPart} TermPart
- * @typedef {import("../core/shapes.js").BM25Part} BM25Part
+ * @typedef {RecordResult["terms"][]} Parts  every record's per-term parts, in store order
  */
 
 /**
  * @param {{records: any[], words: number[], recency: number[]}} store  the store's
  *   records as the page parsed them, and the engine's open reply for it
  * @param {Answer} answer
- * @param {NonNullable<Answer["terms"]>} terms  the answer's own, or those kept for its terms_key
+ * @param {Parts} terms  the answer's own, or those kept for its terms_key
  * @returns {Result | ErrorResult}
  */
 export function fullResult(store, answer, terms) {
-  const { records, words, recency } = store;
+  const { records } = store;
   const n = records.length;
-  const ranks = Object.entries(answer.ranks);
-  const columns = [answer.ids, answer.cosine, answer.bm25, answer.similarity, answer.rrf, answer.relevance, answer.score, answer.outcome, answer.reason, answer.rank, answer.other_rank, ...ranks.map(([, places]) => places), terms, words, recency];
-  for (const column of columns) {
+  for (const column of columnsOf(store, answer, terms)) {
     if (column.length !== n) return mismatch(`${column.length} values answered for a store of ${n} records`);
   }
   /** @type {RecordResult[]} */
@@ -37,44 +36,31 @@ export function fullResult(store, answer, terms) {
   for (let i = 0; i < n; i++) {
     const record = records[i];
     if (answer.ids[i] !== record.id) return mismatch(`record ${i} is ${answer.ids[i]} in the answer, ${record.id} in the store`);
-    const outcome = answer.outcome[i];
-    rows[i] = {
-      id: record.id,
-      tenant: record.tenant,
-      store: record.store,
-      session: record.session,
-      age_hours: record.age_hours,
-      key: record.key,
-      text: record.text,
-      words: words[i],
-      cosine: answer.cosine[i],
-      bm25: answer.bm25[i],
-      similarity: answer.similarity[i],
-      rrf: answer.rrf[i],
-      relevance: answer.relevance[i],
-      recency: recency[i],
-      score: answer.score[i],
-      outcome,
-      stage: OUTCOME_TABLE[outcome].stage,
-      reason: answer.reason[i],
-      rank: answer.rank[i],
-      other_rank: answer.other_rank[i],
-      ranks: Object.fromEntries(ranks.map(([scorer, places]) => [scorer, places[i]])),
-      terms: terms[i],
-    };
+    rows[i] = recordAt(record, i, answer, store, OUTCOME_TABLE, terms);
   }
-  return {
-    engine_version: answer.engine_version,
-    policy: answer.policy,
-    question: answer.question,
-    records: rows,
-    ranked: answer.ranked,
-    selected: answer.selected,
-    words_used: answer.words_used,
-    budget_words: answer.budget_words,
-    counts: answer.counts,
-    coverage: answer.coverage,
-  };
+  /** @type {any} */
+  const result = {};
+  for (const key of SHAPE_KEYS.Head) result[key] = /** @type {any} */ (answer)[key];
+  result.records = rows;
+  for (const key of SHAPE_KEYS.Summary) result[key] = /** @type {any} */ (answer)[key];
+  return result;
+}
+
+/**
+ * Every column the records are read from, each of which must hold one value per record:
+ * the answer's (one per scorer for a per-scorer key), the open reply's and the parts.
+ * @param {{words: number[], recency: number[]}} store @param {Answer} answer @param {Parts} terms
+ * @returns {unknown[][]}
+ */
+function columnsOf(store, answer, terms) {
+  /** @type {unknown[][]} */
+  const columns = [answer.ids, terms];
+  for (const [key, source] of Object.entries(RECORD_SOURCES)) {
+    const held = source === "answer" ? /** @type {any} */ (answer)[key] : source === "opened" ? /** @type {any} */ (store)[key] : null;
+    if (Array.isArray(held)) columns.push(held);
+    else if (held) columns.push(...Object.values(held));
+  }
+  return columns;
 }
 
 /** An answer computed from another store than the page's: a bug, reported as one. @param {string} detail */

@@ -63,7 +63,7 @@ export class EngineClient {
     /** @type {Event[]} events that arrived while an earlier one's effects were being done */
     this.queue = [];
     this.dispatching = false;
-    /** @type {Map<string, NonNullable<import("../core/shapes.js").Answer["terms"]>>} per-term parts by terms_key, oldest first */
+    /** @type {Map<string, import("./answer.js").Parts>} per-term parts by terms_key, oldest first */
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
@@ -221,7 +221,7 @@ export class EngineClient {
         break;
       case "answered":
         // An evaluation is its own object, not an answer to merge with the store.
-        this.settle(effect.id, (p) => p.resolve(p.raw ? JSON.parse(effect.response) : this.merge(effect.response, effect.store, p.body)));
+        this.settle(effect.id, (p) => p.resolve(p.raw ? JSON.parse(effect.response) : this.merge(effect.response, effect.parts, effect.store, p.body)));
         break;
       case "reject":
         this.settle(effect.id, (p) => p.reject(new Error(effect.reason)));
@@ -271,7 +271,7 @@ export class EngineClient {
         this.dispatch({ type: "ready", seconds: message.seconds, python: message.python, engine: message.engine, boot: message.boot, now });
         break;
       case MSG.RESULT:
-        this.dispatch({ type: "reply", id: message.id, response: message.response, now });
+        this.dispatch({ type: "reply", id: message.id, response: message.response, parts: message.parts, now });
         break;
       case MSG.RUN_ERROR:
         this.dispatch({ type: "run-error", id: message.id, reason: message.error.message, now });
@@ -301,22 +301,25 @@ export class EngineClient {
 
   /**
    * A run's answer, merged with the store it was computed from and its per-term parts.
-   * @param {string} response @param {import("./engine-life.js").OpenStore | null} store
+   * @param {string} response @param {string | null} partsText  the answer's parts, null when the request named them as held
+   * @param {import("./engine-life.js").OpenStore | null} store
    * @param {string} policyText  the run's request, asked again in the rare case its parts are no longer kept
    * @returns {Result | ErrorResult | Promise<Result | ErrorResult>}
    */
-  merge(response, store, policyText) {
+  merge(response, partsText, store, policyText) {
     /** @type {import("../core/shapes.js").Answer | ErrorResult} */
     let answer;
+    /** @type {import("./answer.js").Parts | null} */
+    let terms;
     try {
       answer = JSON.parse(response);
+      terms = partsText === null ? null : JSON.parse(partsText);
     } catch {
       const message = `the engine's answer could not be read: ${response.slice(0, 200)}`;
       return { error: { name: "InternalError", message, problems: [] } };
     }
     if ("error" in answer) return answer;
     if (!store) return { error: { name: "InternalError", message: "the engine answered without an open store", problems: [] } };
-    let terms = answer.terms;
     if (terms) {
       this.terms.delete(answer.terms_key);
       this.terms.set(answer.terms_key, terms);

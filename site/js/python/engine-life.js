@@ -109,7 +109,7 @@ const STEPS = 4;
  *   | {type: "progress", step: number, of: number, label: string}
  *   | {type: "ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot", now: number}
  *   | {type: "failed", reason: string}
- *   | {type: "reply", id: number, response: string, now: number}
+ *   | {type: "reply", id: number, response: string, parts?: string | null, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
  *   | {type: "request", id: number, kind: "open" | "run" | "evaluate" | "sweep", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
@@ -129,7 +129,7 @@ const STEPS = 4;
  *   | {type: "terminate"}
  *   | {type: "wake", after: number}
  *   | {type: "opened", id: number, reply: any}
- *   | {type: "answered", id: number, response: string, store: OpenStore | null}
+ *   | {type: "answered", id: number, response: string, parts: string | null, store: OpenStore | null}
  *   | {type: "reject", id: number, reason: string}
  *   | {type: "load-vectors", fresh: boolean}
  *   | {type: "vectors-status", status: VectorsStatus}} Effect
@@ -197,7 +197,7 @@ export function life(state, event) {
       return fail(state, event.reason);
 
     case "reply":
-      return reply(state, event.id, event.response, event.now);
+      return reply(state, event.id, event.response, event.parts ?? null, event.now);
 
     case "run-error": {
       // The engine answers bad input with an error object and never raises, so a request
@@ -398,15 +398,16 @@ function crash(state, reason, now) {
  * An answer to request id: an open's reply decides the store in force; a run's answer
  * goes out with the store it was computed from, which is the one in force now, since
  * the worker answers in order.
- * @param {Life} state @param {number} id @param {string} response @param {number} now
+ * @param {Life} state @param {number} id @param {string} response @param {string | null} parts  a run's per-term parts
+ * @param {number} now
  * @returns {{state: Life, effects: Effect[]}}
  */
-function reply(state, id, response, now) {
+function reply(state, id, response, parts, now) {
   const request = state.pending.find((r) => r.id === id && r.sent);
   if (!request) return same(state);
   const rest = { ...state, pending: state.pending.filter((r) => r !== request) };
   if (request.kind !== "open") {
-    return { state: rest, effects: [{ type: "answered", id, response, store: state.store }] };
+    return { state: rest, effects: [{ type: "answered", id, response, parts, store: state.store }] };
   }
   const parsed = readReply(response);
   if (id === REOPEN_ID) {

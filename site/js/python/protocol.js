@@ -21,7 +21,7 @@
 //                                                answer a policy (its JSON text) from the
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
-//                                                page holds, left out of the answer if they match
+//                                                page holds, not sent again if they match
 //   {type: "rw:evaluate", id: number, policy: string, sweep: boolean}
 //                                                evaluate the policy (its JSON text) on the store
 //                                                in force: every question under every scorer
@@ -44,12 +44,15 @@
 //   {type: "rw:progress", step: number, of: number, label: string}
 //   {type: "rw:ready", seconds: number, python: string, engine: string, boot: "fresh" | "snapshot"}
 //                                                versions actually loaded, and how Python started
-//   {type: "rw:result", id: number, response: string}
+//   {type: "rw:result", id: number, response: string, parts: string | null}
 //                                                the answer to open, run or evaluate, JSON text.
 //                                                To open: Opened or ErrorResult (shapes.js); to
 //                                                run: Answer or ErrorResult (NoStore when no store
-//                                                was ever accepted); to evaluate: Evaluation or
-//                                                Sweep, or ErrorResult
+//                                                was ever accepted), and its per-term parts
+//                                                apart (every record's RecordResult terms, in
+//                                                store order; null when haveTerms named them or
+//                                                for any other reply); to evaluate: Evaluation
+//                                                or Sweep, or ErrorResult
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:warmed"}                          the worker has loaded Python's and the page's
 //                                                modules a second time (warmCodeCache): the

@@ -76,11 +76,13 @@ async function answer(state, message) {
     const { openJson, evaluateJson } = await state.engineReady;
     const { current } = state;
     let response;
+    /** @type {string | null} */
+    let parts = null;
     if (message.type === MSG.OPEN) response = openStore(state, openJson, message.store);
     else if (!current) response = NO_STORE;
     else if (message.type === MSG.EVALUATE) response = evaluate(evaluateJson(), current.session, message);
-    else response = current.answerJson(message.policy, message.haveTerms ?? "");
-    postMessage({ type: MSG.RESULT, id: message.id, response });
+    else [response, parts] = answerRun(current.answerJson, message);
+    postMessage({ type: MSG.RESULT, id: message.id, response, parts });
   } catch (error) {
     postMessage({ type: MSG.RUN_ERROR, id: message.id, error: postableError(error) });
   }
@@ -90,6 +92,22 @@ async function answer(state, message) {
   // one store's worth of memory, and makeSnapshot makes no copy past its size limit.
   if (message.type === MSG.RUN) state.answeredOnce = true;
   if (state.answeredOnce && state.saveSnapshotWhenIdle) state.idleTimer = setTimeout(() => whenIdle(state), IDLE_MS);
+}
+
+/**
+ * A run's answer and its per-term parts, each JSON text (the parts null when the page
+ * holds them already): Session.answer_json's pair.
+ * @param {import("pyodide/ffi").PyCallable} answerJson @param {any} message
+ * @returns {[string, string | null]}
+ */
+function answerRun(answerJson, message) {
+  const pair = answerJson(message.policy, message.haveTerms ?? "");
+  try {
+    const [answer, parts] = pair.toJs();
+    return [answer, parts ?? null];
+  } finally {
+    pair.destroy();
+  }
 }
 
 /**

@@ -1,14 +1,15 @@
 // How one record's score is computed under the scorer in force: which record and why it
 // is the one shown, its exclusion first when it has one, the scorer's own view of its
-// relevance (one module per scorer, named in engine/scorers.py), the recency blend, its
+// relevance and the blend's of its score (one module each, named in engine/scorers.py), its
 // other scores and ranks, and under the scorers that read meaning, the map.
 
-import { COLUMNS, scorerRow } from "../core/scorers.js";
+import { blendFor, COLUMNS, scorerRow } from "../core/scorers.js";
+import { seedBlend } from "./blend-seed.js";
 import { bm25Breakdown } from "./breakdown-bm25.js";
 import { cosineBreakdown } from "./breakdown-cosine.js";
 import { embeddingBreakdown } from "./breakdown-embedding.js";
 import { fusionBreakdown } from "./breakdown-fusion.js";
-import { fixed4, formatNumber, ordinal } from "./format.js";
+import { fixed4, ordinal } from "./format.js";
 import { html } from "./html.js";
 import { renderMap } from "./map.js";
 import { badge, otherRanks } from "./records.js";
@@ -19,6 +20,9 @@ import { badge, otherRanks } from "./records.js";
 
 /** Each breakdown view by the name the scorer table gives it. */
 export const BREAKDOWN_VIEWS = { cosine: cosineBreakdown, bm25: bm25Breakdown, embedding: embeddingBreakdown, fusion: fusionBreakdown };
+
+/** Each blend's view of a record's score, by the name the blend table gives it. */
+export const BLEND_VIEWS = { seed: seedBlend };
 
 /**
  * Why this record is the one explained: the learner's pick (still ranked, or excluded and
@@ -43,15 +47,14 @@ export function whyShown(result, r, choice) {
  */
 export function renderBreakdown(result, id, choice = { picked: false, displaced: null }) {
   const r = result.records.find((x) => x.id === id) ?? result.records[0];
-  const w = result.policy.recency_weight;
   const row = scorerRow(result.policy.scorer);
   const { head, body } = BREAKDOWN_VIEWS[/** @type {keyof typeof BREAKDOWN_VIEWS} */ (row.breakdown)](result, r);
+  const blend = BLEND_VIEWS[/** @type {keyof typeof BLEND_VIEWS} */ (blendFor(result.policy).breakdown)](result, r);
   const outcome = html`<p class="formula breakdown-outcome">${badge(r.outcome)} ${r.reason}</p>`;
   return html`<p class="breakdown-why" data-shown="${r.id}" data-picked="${choice.picked}">${whyShown(result, r, choice)}</p>
 ${r.rank ? "" : outcome}<h3 id="breakdown-title">${head}</h3>
 ${body}
-<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${row.relevance} + recency weight × recency.</p>
+${blend}
 <p class="formula other-scorer">${otherScores(result, r)}</p>
 ${r.rank ? outcome : ""}
 ${row.pieces ? renderMap(result, r.id) : ""}`;

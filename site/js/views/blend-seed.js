@@ -1,0 +1,17 @@
+// The seed blend's view of a record's score: its recency, and how the score blends it with
+// the relevance of the scorer in force (engine/scoring.py's blend).
+
+import { scorerRow } from "../core/scorers.js";
+import { fixed4, formatNumber } from "./format.js";
+import { html } from "./html.js";
+
+/** @typedef {import("../core/shapes.js").Result} Result */
+/** @typedef {import("../core/shapes.js").RecordResult} RecordResult */
+
+/** The recency and the score, with this record's numbers. @param {Result} result @param {RecordResult} r */
+export function seedBlend(result, r) {
+  const w = result.policy.recency_weight;
+  const relevance = scorerRow(result.policy.scorer).relevance;
+  return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
+}
