@@ -71,7 +71,7 @@ PLACES = 3
 
 def printed(value: float, places: int = PLACES) -> str:
     """``value`` to ``places`` decimals, rounded half up (away from zero) on its ``repr``'s
-    digits, in whole numbers (Pyodide has no ``decimal`` module)."""
+    digits, in whole numbers: the page's stdlib, trimmed to what the engine imports, needs no ``decimal``."""
     if not math.isfinite(value):
         return repr(value)
     mantissa, _, power = repr(abs(value)).partition("e")
