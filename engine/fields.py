@@ -388,7 +388,9 @@ def _js_type(field: Field) -> str:
 
 
 def tables_js() -> str:
-    """site/js/core/tables.js: the two tables and the Policy type, for the page and Node."""
+    """site/js/core/tables.js: the two tables, the store format and the Policy type, for the page and Node."""
+    from .store_format import format_rows  # the format's choices come from this module's tables
+
     typedef = "\n".join(f" * @property {{{_js_type(f)}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (
@@ -401,5 +403,7 @@ def tables_js() -> str:
         "/** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */\n"
         "export const OUTCOME_TABLE = Object.freeze({\n"
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())
-        + "});\n"
+        + "});\n\n"
+        "/** The store format: each object's fields, for the store editor's forms. */\n"
+        f"export const STORE_FORMAT = Object.freeze({dump(format_rows(), ensure_ascii=False, indent=2)});\n"
     )

@@ -11,7 +11,6 @@ from typing import Any
 from .fields import FIELDS_BY_NAME
 
 STORE_CHOICES: tuple[str, ...] = FIELDS_BY_NAME["store"].values
-SESSIONS: tuple[str, ...] = ("current", "previous")
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from .errors import InputError
-from .fields import DEFAULT_POLICY, FIELDS, GUIDE_PARTS, POLICY_FIELDS, STORE_KINDS, Field
-from .model import SESSIONS, Policy, Question, Record, Store, Tenant
+from .fields import DEFAULT_POLICY, FIELDS, GUIDE_PARTS, POLICY_FIELDS, Field
+from .model import Policy, Question, Record, Store, Tenant
+from .store_format import NAMES, RECORD, FormatField
 
 SCHEMA_VERSION = 1
 
@@ -119,12 +120,7 @@ def parse_store(data: Any) -> Store:
     problems = _Problems()
     if not isinstance(data, dict):
         raise InputError("InvalidStore", [("store", f"must be a JSON object, not {_show(data)}")])
-    _unknown_fields(
-        data,
-        ("$schema", "schema", "title", "description", "tenants", "questions", "records", "guides"),
-        "store",
-        problems,
-    )
+    _unknown_fields(data, NAMES["store"], "store", problems)
     # "$schema" lets editors find fixtures/store.schema.json; the engine only checks its type.
     if "$schema" in data and not isinstance(data["$schema"], str):
         problems.add("$schema", "must be text (the URL or path of the JSON Schema)")
@@ -138,7 +134,7 @@ def parse_store(data: Any) -> Store:
 
     tenants: list[Tenant] = []
     for path, item in _objects(data, "tenants", problems):
-        _unknown_fields(item, ("id", "label"), path, problems)
+        _unknown_fields(item, NAMES["tenant"], path, problems)
         tenant = Tenant(_text(item, "id", path, problems), _text(item, "label", path, problems))
         if tenant.id and any(t.id == tenant.id for t in tenants):
             problems.add(f"{path}.id", f"{_show(tenant.id)} is used by another tenant")
@@ -148,7 +144,7 @@ def parse_store(data: Any) -> Store:
     records: list[Record] = []
     seen_ids: set[str] = set()
     for path, item in _objects(data, "records", problems):
-        record = _parse_record(item, path, tenant_ids, problems)
+        record = _parse_record(item, path, {"tenants": tenant_ids}, problems)
         if record.id in seen_ids:
             problems.add(f"{path}.id", f"{_show(record.id)} is used by another record")
         seen_ids.add(record.id)
@@ -157,7 +153,7 @@ def parse_store(data: Any) -> Store:
 
     questions: list[Question] = []
     for path, item in _objects(data, "questions", problems):
-        _unknown_fields(item, ("id", "text", "supporting"), path, problems)
+        _unknown_fields(item, NAMES["question"], path, problems)
         qid = _text(item, "id", path, problems)
         if qid and any(q.id == qid for q in questions):
             problems.add(f"{path}.id", f"{_show(qid)} is used by another question")
@@ -180,35 +176,52 @@ def parse_store(data: Any) -> Store:
     return store
 
 
-def _parse_record(item: dict[str, Any], path: str, tenant_ids: list[str], problems: _Problems) -> Record:
-    _unknown_fields(item, ("id", "tenant", "store", "session", "age_hours", "key", "text"), path, problems)
-    rid = _text(item, "id", path, problems)
-    tenant = _text(item, "tenant", path, problems)
-    if tenant and tenant_ids and tenant not in tenant_ids:
-        problems.add(f"{path}.tenant", f"{_show(tenant)} is not one of the tenants ({', '.join(tenant_ids)})")
-    kind = _text(item, "store", path, problems)
-    if kind and kind not in STORE_KINDS:
-        problems.add(f"{path}.store", f"{_show(kind)} is not one of {', '.join(STORE_KINDS)}")
-    session = _text(item, "session", path, problems)
-    if session and session not in SESSIONS:
-        problems.add(f"{path}.session", f"{_show(session)} is not one of {', '.join(SESSIONS)}")
-    age: Any = item.get("age_hours")
-    if "age_hours" not in item:
-        problems.add(f"{path}.age_hours", "is missing")
-        age = 0
-    elif not _is_number(age):
-        problems.add(f"{path}.age_hours", f"must be a number of hours, not {_show(age)}")
-        age = 0
-    elif age < 0:
-        problems.add(f"{path}.age_hours", f"must not be negative, not {_show(age)}")
-    key = item.get("key")
-    if "key" not in item:
-        problems.add(f"{path}.key", "is missing (use null for a record without a key)")
-    elif key is not None and (not isinstance(key, str) or not key.strip()):
-        problems.add(f"{path}.key", f"must be null or non-empty text, not {_show(key)}")
-        key = None
-    text = _text(item, "text", path, problems)
-    return Record(rid, tenant, kind, session, float(age), key, text)
+def _parse_record(item: dict[str, Any], path: str, choices: dict[str, list[str]], problems: _Problems) -> Record:
+    """A record, field by field as the format table declares them (store_format.RECORD)."""
+    _unknown_fields(item, NAMES["record"], path, problems)
+    values = {f.name: _read_field(f, item, path, choices, problems) for f in RECORD}
+    for f in RECORD:
+        if f.default_from and f.name not in item:
+            values[f.name] = values[f.default_from]
+    return Record(**values)
+
+
+def _read_field(
+    f: FormatField, obj: dict[str, Any], path: str, choices: dict[str, list[str]], problems: _Problems
+) -> Any:
+    """One field's value, or a problem at its path and a stand-in value so parsing goes on."""
+    where = f"{path}.{f.name}"
+    if f.kind in ("text", "choice"):
+        value = _text(obj, f.name, path, problems)
+        allowed = list(f.choices) if f.choices else choices.get(f.choices_from or "", [])
+        if value and allowed and value not in allowed:
+            among = f"the {f.choices_from} ({', '.join(allowed)})" if f.choices_from else ", ".join(allowed)
+            problems.add(where, f"{_show(value)} is not one of {among}")
+        return value
+    if f.name not in obj:
+        if f.required:
+            hint = " (use null for a record without a key)" if f.kind == "key" else ""
+            problems.add(where, "is missing" + hint)
+        return f.default if f.kind != "hours" else float(f.default or 0)
+    value = obj[f.name]
+    if f.kind == "key":
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            problems.add(where, f"must be null or non-empty text, not {_show(value)}")
+            return None
+        return value
+    if f.kind == "hours":
+        if not _is_number(value):
+            problems.add(where, f"must be a number of hours, not {_show(value)}")
+            return 0.0
+        if value < 0:
+            problems.add(where, f"must not be negative, not {_show(value)}")
+        return float(value)
+    if f.kind == "int":
+        if not (isinstance(value, int) and not isinstance(value, bool)) or not f.minimum <= value <= f.maximum:  # type: ignore[operator]
+            problems.add(where, f"must be a whole number from {f.minimum:g} to {f.maximum:g}, not {_show(value)}")
+            return f.default
+        return value
+    raise AssertionError(f"no reader for a {f.kind} field")  # a format row the parser does not know
 
 
 def _parse_supporting(
@@ -245,7 +258,7 @@ def _check_guides(store: Store, problems: _Problems) -> None:
     seen: set[str] = set()
     for index, guide in enumerate(store.guides):
         path = f"guides[{index}]"
-        _unknown_fields(guide, ("id", "title", "intro", "closing", "steps"), path, problems)
+        _unknown_fields(guide, NAMES["guide"], path, problems)
         guide_id = _text(guide, "id", path, problems)
         if guide_id in seen:
             problems.add(f"{path}.id", f"{_show(guide_id)} is used by another guide")
@@ -263,7 +276,7 @@ def _check_guides(store: Store, problems: _Problems) -> None:
             if not isinstance(step, dict):
                 problems.add(spath, "must be an object")
                 continue
-            _unknown_fields(step, ("title", "policy", "look_for", "shows"), spath, problems)
+            _unknown_fields(step, NAMES["step"], spath, problems)
             _text(step, "title", spath, problems)
             _text(step, "look_for", spath, problems)
             if "shows" in step:
@@ -282,7 +295,7 @@ def _check_shows(shows: Any, store: Store, path: str, problems: _Problems) -> No
     if not isinstance(shows, dict):
         problems.add(path, "must be an object with stage, record and part")
         return
-    _unknown_fields(shows, ("stage", "record", "part"), path, problems)
+    _unknown_fields(shows, NAMES["shows"], path, problems)
     stage = shows.get("stage")
     if not (isinstance(stage, int) and not isinstance(stage, bool) and 1 <= stage <= 4):
         problems.add(f"{path}.stage", f"must be a stage from 1 to 4, not {_show(stage)}")

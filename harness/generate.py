@@ -13,7 +13,7 @@ from typing import Any, Literal
 from hypothesis import strategies as st
 
 from engine.fields import FIELDS, STORE_KINDS, Field
-from engine.model import SESSIONS
+from engine.store_format import SESSIONS
 from harness import ROOT
 
 # The default store: random stores keep its title, tenants and questions.

@@ -336,3 +336,38 @@ def test_the_schema_lists_the_guide_parts_the_engine_knows() -> None:
 
     schema = json.loads((FIXTURES / "store.schema.json").read_text(encoding="utf-8"))
     assert schema["$defs"]["step"]["properties"]["shows"]["properties"]["part"]["enum"] == list(GUIDE_PARTS)
+
+
+def test_the_schema_declares_the_objects_the_format_table_declares() -> None:
+    """Each object of engine/store_format.py's table has, in the schema, the same fields in
+    the same order and the same required ones (the editor's forms and the parser read the table)."""
+    from engine.store_format import FORMAT
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    defs = schema["$defs"]
+    objects = {"store": schema, "shows": defs["step"]["properties"]["shows"]} | {
+        kind: defs[kind] for kind in FORMAT if kind not in ("store", "shows")
+    }
+    for kind, rows in FORMAT.items():
+        spec = objects[kind]
+        assert list(spec["properties"]) == [f.name for f in rows], kind
+        assert sorted(spec.get("required", [])) == sorted(f.name for f in rows if f.required), kind
+
+
+def test_a_record_field_the_table_bounds_is_refused_out_of_bounds() -> None:
+    """The parser reads each record field by its row: a missing required field, a choice
+    outside its values and a negative age are each refused at that field's path."""
+    from engine.store_format import RECORD
+
+    store = load_json(FIXTURES / "store.json")
+    for row in RECORD:
+        broken = copy.deepcopy(store)
+        del broken["records"][2][row.name]
+        problems = {p["path"]: p["message"] for p in error_of({"store": broken, "policy": {}})["problems"]}
+        assert problems[f"records[2].{row.name}"].startswith("is missing"), row.name
+    broken = copy.deepcopy(store)
+    broken["records"][0] |= {"store": "attic", "age_hours": -1, "tenant": "team-z"}
+    problems = {p["path"]: p["message"] for p in error_of({"store": broken, "policy": {}})["problems"]}
+    assert problems["records[0].store"] == '"attic" is not one of semantic, episodic, procedural, working'
+    assert problems["records[0].age_hours"] == "must not be negative, not -1"
+    assert problems["records[0].tenant"].startswith('"team-z" is not one of the tenants (')

@@ -263,3 +263,271 @@ export const OUTCOME_TABLE = Object.freeze({
   over_budget: {"code": "over_budget", "stage": 4, "label": "Over budget", "glyph": "✕", "tone": "warn"},
   record_limit: {"code": "record_limit", "stage": 4, "label": "Record limit", "glyph": "#", "tone": "warn"},
 });
+
+/** The store format: each object's fields, for the store editor's forms. */
+export const STORE_FORMAT = Object.freeze({
+  "store": [
+    {
+      "name": "$schema",
+      "kind": "note",
+      "label": "Schema",
+      "help": "where editors find the JSON Schema; ignored",
+      "required": false
+    },
+    {
+      "name": "schema",
+      "kind": "int",
+      "label": "Format version",
+      "help": "the version of the store format, always 1",
+      "required": true,
+      "min": 1,
+      "max": 1
+    },
+    {
+      "name": "title",
+      "kind": "text",
+      "label": "Title",
+      "help": "the store's name, shown in the browser tab and the footer",
+      "required": true
+    },
+    {
+      "name": "description",
+      "kind": "note",
+      "label": "Description",
+      "help": "a sentence or two about the store",
+      "required": false,
+      "default": ""
+    },
+    {
+      "name": "tenants",
+      "kind": "list",
+      "label": "Tenants",
+      "help": "the clients or teams the agent serves",
+      "required": true
+    },
+    {
+      "name": "questions",
+      "kind": "list",
+      "label": "Questions",
+      "help": "the questions a learner can ask; the first is asked first",
+      "required": true
+    },
+    {
+      "name": "records",
+      "kind": "list",
+      "label": "Records",
+      "help": "the memory records, in store order (the last tie-breaker)",
+      "required": true
+    },
+    {
+      "name": "guides",
+      "kind": "list",
+      "label": "Guides",
+      "help": "guided experiments: steps that each apply a policy",
+      "required": false
+    }
+  ],
+  "tenant": [
+    {
+      "name": "id",
+      "kind": "text",
+      "label": "ID",
+      "help": "a unique id that records, questions and policies refer to",
+      "required": true
+    },
+    {
+      "name": "label",
+      "kind": "text",
+      "label": "Name",
+      "help": "the name shown on the page",
+      "required": true
+    }
+  ],
+  "record": [
+    {
+      "name": "id",
+      "kind": "text",
+      "label": "ID",
+      "help": "a unique id, short, such as M1",
+      "required": true
+    },
+    {
+      "name": "tenant",
+      "kind": "choice",
+      "label": "Tenant",
+      "help": "the tenant the record belongs to",
+      "required": true,
+      "choicesFrom": "tenants"
+    },
+    {
+      "name": "store",
+      "kind": "choice",
+      "label": "Memory store",
+      "help": "the kind of memory that holds it",
+      "required": true,
+      "choices": [
+        "semantic",
+        "episodic",
+        "procedural",
+        "working"
+      ]
+    },
+    {
+      "name": "session",
+      "kind": "choice",
+      "label": "Session",
+      "help": "whether it was written in this session or a previous one",
+      "required": true,
+      "choices": [
+        "current",
+        "previous"
+      ]
+    },
+    {
+      "name": "age_hours",
+      "kind": "hours",
+      "label": "Age (hours)",
+      "help": "how many hours ago it was written",
+      "required": true,
+      "min": 0
+    },
+    {
+      "name": "key",
+      "kind": "key",
+      "label": "Fact key",
+      "help": "records of a tenant with the same key state one fact; the newest supersedes",
+      "required": true
+    },
+    {
+      "name": "text",
+      "kind": "text",
+      "label": "Text",
+      "help": "what the record says; its words are what the scorers match",
+      "required": true
+    }
+  ],
+  "question": [
+    {
+      "name": "id",
+      "kind": "text",
+      "label": "ID",
+      "help": "a unique id, used in policies and page links",
+      "required": true
+    },
+    {
+      "name": "text",
+      "kind": "text",
+      "label": "Question",
+      "help": "the question as the learner reads it",
+      "required": true
+    },
+    {
+      "name": "supporting",
+      "kind": "map",
+      "label": "Supporting records",
+      "help": "for each tenant, the records that truly answer it",
+      "required": true
+    }
+  ],
+  "guide": [
+    {
+      "name": "id",
+      "kind": "text",
+      "label": "ID",
+      "help": "a unique id, used in page links",
+      "required": true
+    },
+    {
+      "name": "title",
+      "kind": "text",
+      "label": "Title",
+      "help": "the guide's name",
+      "required": true
+    },
+    {
+      "name": "intro",
+      "kind": "note",
+      "label": "Introduction",
+      "help": "what the guide sets out to show",
+      "required": false
+    },
+    {
+      "name": "closing",
+      "kind": "note",
+      "label": "Closing",
+      "help": "what the learner should take away, shown at the end",
+      "required": false
+    },
+    {
+      "name": "steps",
+      "kind": "list",
+      "label": "Steps",
+      "help": "the steps, in order",
+      "required": true
+    }
+  ],
+  "step": [
+    {
+      "name": "title",
+      "kind": "text",
+      "label": "Title",
+      "help": "what the step does",
+      "required": true
+    },
+    {
+      "name": "policy",
+      "kind": "object",
+      "label": "Settings",
+      "help": "the policy fields the step sets; the rest take their defaults",
+      "required": true
+    },
+    {
+      "name": "look_for",
+      "kind": "text",
+      "label": "Look for",
+      "help": "what the learner should see; every record and number it names is checked",
+      "required": true
+    },
+    {
+      "name": "shows",
+      "kind": "object",
+      "label": "Shows",
+      "help": "the stage, record and part of the page the step brings into view",
+      "required": false
+    }
+  ],
+  "shows": [
+    {
+      "name": "stage",
+      "kind": "int",
+      "label": "Stage",
+      "help": "the stage the step opens at",
+      "required": true,
+      "min": 1,
+      "max": 4
+    },
+    {
+      "name": "record",
+      "kind": "choice",
+      "label": "Record",
+      "help": "the record the step speaks of",
+      "required": true,
+      "choicesFrom": "records"
+    },
+    {
+      "name": "part",
+      "kind": "choice",
+      "label": "Part",
+      "help": "the part of the page it shows",
+      "required": true,
+      "choices": [
+        "reading",
+        "table",
+        "breakdown",
+        "map",
+        "tray",
+        "scoreboard"
+      ]
+    }
+  ]
+});
