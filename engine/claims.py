@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,13 +61,13 @@ RECORD_MEASURE = re.compile(
 # A record's age named: "(0.2 hours old)".
 RECORD_AGE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) hours? old\b")
 # What a pair counts, by the words around it: "coverage is 1 of 1", "12 of 40 words".
-PAIR_BEFORE = {"coverage": re.compile(r"\bcoverage\b(?:\W+\w+){0,3}\W*$")}
+PAIR_BEFORE = {"coverage": re.compile(r"\bcoverage\b(?:\W+\w+){0,3}\W*$", re.IGNORECASE)}
 PAIR_AFTER = {"words": re.compile(r"^ words?\b")}
 # Views of one record only: the breakdown and its parts.
 RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)'s (breakdown|parts)\b")
 BREAKDOWN_PARTS = ("breakdown", "map")
 # Words that turn an outcome named after a record into its opposite.
-NEGATING = re.compile(r"\b(not|no longer|never|rather than|instead of)\b|n't\b")
+NEGATING = re.compile(r"\b(not|no|nothing|none|neither|nor|never|rather than|instead of)\b|n[’']t\b")
 LEADS_WORDS = r"(?:now )?(?:leads|wins)"
 
 
@@ -88,7 +87,6 @@ class Step:
     number: int
     path: str
     text: str
-    policy: Any
     shows: dict[str, Any]
 
 
@@ -99,35 +97,43 @@ def check_guides(session: Session) -> GuideCheck:
     claims: list[FalseClaim] = []
     unchecked: list[UncheckedStep] = []
     steps = checked = 0
-    for step in _steps(session.store):
-        steps += 1
-        try:
-            policy = parse_policy(step.policy, session.store)
-            result = session.retrieve(policy)
-            # The scoreboard measures every question: only for a step that shows it or speaks of it.
-            scoreboard = step.shows.get("part") == "scoreboard" or bool(LEADS.search(step.text))
-            evaluation = evaluate(session, policy) if scoreboard else None
-        except InputError as error:
-            unchecked.append(
-                {
-                    "guide": step.guide,
-                    "step": step.number,
-                    "path": step.path,
-                    "why": str(error).removeprefix("vectors: "),
-                }
-            )
-            continue
-        found, count = check_step(step, session.store, result, evaluation)
-        claims += found
-        checked += count
+    for g, guide in enumerate(session.store.guides):
+        for s in range(len(guide["steps"])):
+            steps += 1
+            try:
+                found, count = check_look_for(session, g, s)
+            except InputError as error:
+                why = str(error).removeprefix("vectors: ")
+                unchecked.append({"guide": guide["id"], "step": s + 1, "path": _path(g, s), "why": why})
+                continue
+            claims += found
+            checked += count
     return {"claims": claims, "unchecked": unchecked, "steps": steps, "checked": checked}
 
 
-def _steps(store: Store) -> Iterator[Step]:
-    for g, guide in enumerate(store.guides):
-        for s, step in enumerate(guide["steps"]):
-            path = f"guides[{g}].steps[{s}].look_for"
-            yield Step(guide["id"], s + 1, path, step["look_for"], step.get("policy", {}), step.get("shows") or {})
+def check_look_for(session: Session, guide: int, step: int, text: str | None = None) -> tuple[list[FalseClaim], int]:
+    """One step's "Look for" (or ``text`` in its place: a sentence being written) checked
+    against the step's answer: its false claims and how many claims it makes. Raises
+    InputError when the answer cannot be made (the embedding's vectors missing)."""
+    data = session.store.guides[guide]["steps"][step]
+    shows = data.get("shows") or {}
+    said = Step(
+        session.store.guides[guide]["id"],
+        step + 1,
+        _path(guide, step),
+        data["look_for"] if text is None else text,
+        shows,
+    )
+    policy = parse_policy(data.get("policy", {}), session.store)
+    result = session.retrieve(policy)
+    # The scoreboard measures every question: only for a step that shows it or speaks of it.
+    scoreboard = shows.get("part") == "scoreboard" or bool(LEADS.search(said.text))
+    evaluation = evaluate(session, policy) if scoreboard else None
+    return check_step(said, session.store, result, evaluation)
+
+
+def _path(guide: int, step: int) -> str:
+    return f"guides[{guide}].steps[{step}].look_for"
 
 
 def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation | None) -> tuple[list[FalseClaim], int]:
@@ -167,7 +173,8 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
         among = [(p, label) for p, label in pairs if kind is None or label.endswith(kind)]
         if (int(m[1]), int(m[2])) not in {p for p, _ in among}:
             shown = ", ".join(dict.fromkeys(f"{label} {a} of {b}" for (a, b), label in among))
-            false(f"{m[1]} of {m[2]}" + (f" {kind}" if kind else ""), f"the answer shows {shown}")
+            named = {"coverage": f"coverage {m[1]} of {m[2]}", "words": f"{m[1]} of {m[2]} words"}
+            false(named.get(kind or "", f"{m[1]} of {m[2]}"), f"the answer shows {shown}")
 
     rows = {row["id"]: row for row in result["records"]}
     in_measures: set[int] = set()
@@ -249,9 +256,12 @@ def _matches(number: str, value: float) -> bool:
 
 
 def _shown(value: float, like: str) -> str:
-    if float(value).is_integer():
+    """A value as the page writes it, at the places of the number it is set against (at
+    least 3 for a whole number set against a fraction)."""
+    places = len(like.partition(".")[2])
+    if not places and float(value).is_integer():
         return str(int(value))
-    return f"{value:.{max(3, len(like.partition('.')[2]))}f}"
+    return f"{value:.{places or 3}f}"
 
 
 def _nearest(number: str, numbers: list[Shown]) -> str:
@@ -346,7 +356,7 @@ def _pairs(result: Result, evaluation: Evaluation | None) -> list[tuple[tuple[in
     counts = result["counts"]
     pairs = [
         ((result["coverage"]["found"], result["coverage"]["total"]), "coverage"),
-        ((result["words_used"], result["budget_words"]), "tray's words"),
+        ((result["words_used"], result["budget_words"]), "the tray's words"),
         ((counts["selected"], result["policy"]["max_records"]), "records in the tray"),
         ((counts["selected"], counts["ranked"]), "ranked records in the tray"),
         ((counts["in_scope"], counts["stored"]), "records in scope"),
@@ -355,7 +365,7 @@ def _pairs(result: Result, evaluation: Evaluation | None) -> list[tuple[tuple[in
     for row in result["records"]:
         for reason in PAIR.finditer(row["reason"]):
             kind = _pair_kind(row["reason"], reason)
-            pairs.append(((int(reason[1]), int(reason[2])), f"{row['id']}'s reason's" + (f" {kind}" if kind else "")))
+            pairs.append(((int(reason[1]), int(reason[2])), f"{row['id']}'s reason" + (f" {kind}" if kind else "")))
     if evaluation is not None:
         for evaluated in evaluation["evaluation"]:
             pairs.append(((evaluated["hits"], len(evaluated["supporting"])), f"{evaluated['question']} hits"))
@@ -381,7 +391,8 @@ def _check_outcomes(text: str, ids: set[str], result: Result, false: Any) -> int
                     false(outcome.label.lower(), f"no record of its answer is {outcome.label.lower()}")
             elif outcomes[record] != outcome.code:
                 false(
-                    f"{record} {outcome.label.lower()}", f"{record} is {labels[outcomes[record]].lower()} in its answer"
+                    f"{record} {outcome.label.lower()}",
+                    f"{record}'s outcome in its answer is {labels[outcomes[record]]}",
                 )
     return count
 
