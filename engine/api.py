@@ -71,8 +71,9 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's reading.
-    from . import evaluate, fusion, semantic  # noqa: F401
+    # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's
+    # reading; claims is the editor's check of a draft's guided claims.
+    from . import claims, evaluate, fusion, semantic  # noqa: F401
 
 
 def load_embedding(path: str) -> str:

@@ -10,6 +10,8 @@ import copy
 import json
 import random
 import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,7 @@ from engine.api import check_store, check_store_json, load_vectors
 from engine.claims import check_look_for
 from engine.fields import OUTCOMES_BY_CODE
 from engine.shapes import FalseClaim
+from harness import ROOT
 from harness.fixtures import FIXTURES, load_json
 from harness.generate import random_policy
 from harness.results import result_of
@@ -273,3 +276,30 @@ def test_check_store_json_gives_the_parsers_problems_or_the_claims(
     reply = json.loads(check_store_json(json.dumps(rewritten("support-store.json", 1, 1, text))))
     assert reply["problems"] == [] and [c["named"] for c in reply["claims"]] == ["29 of 30 words"]
     assert reply["claims"][0]["path"] == "guides[1].steps[1].look_for"
+
+
+def test_the_check_is_imported_only_when_asked_for_and_kept_for_a_snapshot() -> None:
+    """The page's Python opens a store and answers without importing the check (its boot gains
+    no module); check_store_json brings it; import_everything, before the worker's memory
+    snapshot, takes it in, as a restored Python has no files to import it from."""
+    script = (
+        "import json, sys, engine\n"
+        "store = open(sys.argv[1]).read()\n"
+        "opening = engine.open_json(store)\n"
+        "opening.session.answer_json(json.dumps({'scorer': 'bm25'}))\n"
+        "answered = 'engine.claims' in sys.modules\n"
+        "engine.check_store_json(store)\n"
+        "checked = 'engine.claims' in sys.modules\n"
+        "print(json.dumps([answered, checked]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(FIXTURES / "support-store.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert json.loads(done.stdout) == [False, True]
+    snapshot = "import sys, engine\nengine.import_everything()\nprint('engine.claims' in sys.modules)"
+    kept = subprocess.run([sys.executable, "-c", snapshot], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert kept.stdout.strip() == "True"
