@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,11 +65,19 @@ RECORD_AGE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) hours? old\b")
 PAIR_BEFORE = {"coverage": re.compile(r"\bcoverage\b(?:\W+\w+){0,3}\W*$", re.IGNORECASE)}
 PAIR_AFTER = {"words": re.compile(r"^ words?\b")}
 # Views of one record only: the breakdown and its parts.
-RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)'s (breakdown|parts)\b")
+RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)['’]s (breakdown|parts)\b")
 BREAKDOWN_PARTS = ("breakdown", "map")
 # Words that turn an outcome named after a record into its opposite.
 NEGATING = re.compile(r"\b(not|no|nothing|none|neither|nor|never|rather than|instead of)\b|n[’']t\b")
-LEADS_WORDS = r"(?:now )?(?:leads|wins)"
+# A scorer said to lead: "Hybrid now leads on every mean but MRR".
+LEADS = re.compile(
+    r"\b(" + "|".join(re.escape(name) for name in SCORER_NAMES.values()) + r") (?:now )?(?:leads|wins)\b"
+    r"(?: on every mean but ([\w@]+))?"
+)
+
+
+# Says a claim is false: what it names, what the answer shows.
+Say = Callable[[str, str], None]
 
 
 @dataclass(frozen=True)
@@ -229,8 +238,12 @@ def _pair_kind(text: str, m: re.Match[str]) -> str | None:
 
 
 def _id_shaped(store: Store) -> re.Pattern[str]:
-    """Words shaped like the store's record ids: each id itself, and its digits any digits."""
-    shapes = {re.sub(r"\\d\+|\d+", r"\\d+", re.escape(record.id)) for record in store.records}
+    """Words shaped like the store's record ids: each id itself, and its digits any digits
+    (an id of digits only stays itself, or every number would be taken for an id)."""
+    shapes = {
+        re.sub(r"\d+", r"\\d+", re.escape(record.id)) if re.search(r"[^\W\d]", record.id) else re.escape(record.id)
+        for record in store.records
+    }
     return re.compile(r"(?<![\w-])(?:" + "|".join(sorted(shapes, key=lambda s: (-len(s), s))) + r")(?![\w-])")
 
 
@@ -373,7 +386,7 @@ def _pairs(result: Result, evaluation: Evaluation | None) -> list[tuple[tuple[in
     return pairs
 
 
-def _check_outcomes(text: str, ids: set[str], result: Result, false: Any) -> int:
+def _check_outcomes(text: str, ids: set[str], result: Result, false: Say) -> int:
     """A record said to have an outcome has it; with no record named before it in its
     clause, some record of the answer has it. Returns how many outcomes are named."""
     outcomes = {row["id"]: row["outcome"] for row in result["records"]}
@@ -397,7 +410,7 @@ def _check_outcomes(text: str, ids: set[str], result: Result, false: Any) -> int
     return count
 
 
-def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Any) -> int:
+def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Say) -> int:
     """A record's breakdown or parts named are the step's record's; a breakdown is named
     only where the step shows the breakdown or the map."""
     count = 0
@@ -414,13 +427,7 @@ def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Any) ->
     return count
 
 
-LEADS = re.compile(
-    r"\b(" + "|".join(re.escape(name) for name in SCORER_NAMES.values()) + r") " + LEADS_WORDS + r"\b"
-    r"(?: on every mean but ([\w@]+))?"
-)
-
-
-def _check_leads(text: str, evaluation: Evaluation, false: Any) -> int:
+def _check_leads(text: str, evaluation: Evaluation, false: Say) -> int:
     """A scorer said to lead names the measures it leads on; its mean is the highest,
     strictly, on each of them, and not on the one excepted."""
     count = 0

@@ -13,7 +13,7 @@ import { createWorkerState } from "../../site/js/python/worker-state.js";
 import { READY } from "./life-driver.mjs";
 
 const CHECKED = { claims: [], unchecked: [], steps: 1, checked: 3, problems: [] };
-const step = (/** @type {string} */ scorer) => ({ title: "S", look_for: "M1", policy: { scorer }, shows: {} });
+const step = (/** @type {string} */ scorer, part = "table") => ({ title: "S", look_for: "M1", policy: { scorer }, shows: { part } });
 const draft = (/** @type {string[]} */ scorers) => JSON.stringify({ guides: [{ id: "g", steps: scorers.map(step) }] });
 
 const saved = { Worker: globalThis.Worker, document: globalThis.document, postMessage: globalThis.postMessage, setTimeout: globalThis.setTimeout };
@@ -50,8 +50,10 @@ function page() {
   return { client, sent, answer };
 }
 
-test("stepsReadVectors: a draft whose guided step runs under a scorer that reads the vectors", () => {
+test("stepsReadVectors: a draft whose guided step runs under a scorer that reads the vectors, or shows the scoreboard", () => {
   assert.equal(stepsReadVectors(draft(["tfidf", "bm25"])), false);
+  const scoreboard = JSON.stringify({ guides: [{ id: "g", steps: [step("tfidf"), step("bm25", "scoreboard")] }] });
+  assert.equal(stepsReadVectors(scoreboard), true, "the scoreboard measures the embedding scorers too");
   assert.equal(stepsReadVectors(draft(["tfidf", "hybrid"])), true);
   assert.equal(stepsReadVectors(draft(["embedding"])), true);
   assert.equal(stepsReadVectors("{not json"), false);

@@ -39,8 +39,9 @@ const TERMS_KEPT = 8;
 /** @typedef {import("../core/shapes.js").ErrorResult} ErrorResult */
 
 /**
- * Whether a guided step of a store (its JSON text) runs under a scorer that reads the
- * embedding's vectors; text that is not JSON has none (the engine says what is wrong).
+ * Whether checking a store (its JSON text) needs the embedding's vectors: a guided step
+ * runs under a scorer that reads them, or shows the scoreboard, which measures every
+ * scorer. Text that is not JSON needs none (the engine says what is wrong with it).
  * @param {string} storeText
  */
 export function stepsReadVectors(storeText) {
@@ -52,7 +53,9 @@ export function stepsReadVectors(storeText) {
   }
   const guides = Array.isArray(store?.guides) ? store.guides : [];
   return guides.some((/** @type {any} */ guide) =>
-    (Array.isArray(guide?.steps) ? guide.steps : []).some((/** @type {any} */ step) => readsVectors(step?.policy?.scorer)),
+    (Array.isArray(guide?.steps) ? guide.steps : []).some(
+      (/** @type {any} */ step) => readsVectors(step?.policy?.scorer) || step?.shows?.part === "scoreboard",
+    ),
   );
 }
 
