@@ -131,6 +131,7 @@ def test_every_fixture_record_id_made_unknown_is_caught(name: str, g: int, s: in
 MADE_FALSE = [
     ("store.json", "two-ways-to-count-words", 0, "M5 holds both words", "M10 holds both words", "M10's cosine 0.359"),
     ("store.json", "two-ways-to-count-words", 1, "In M3's breakdown", "In M10's breakdown", "M10's breakdown"),
+    ("store.json", "two-ways-to-count-words", 1, "In M3's breakdown", "In M10’s breakdown", "M10's breakdown"),
     ("store.json", "scope-before-recall", 1, "M1 is superseded by M2", "M2 is superseded by M1", "M2 superseded"),
     (
         "store.json",
@@ -180,6 +181,18 @@ def test_what_a_step_says_of_a_record_or_a_scorer_is_checked(
     assert true in text
     claims = caught(name, g, s, text.replace(true, false))
     assert named in [claim["named"] for claim in claims], claims
+
+
+def test_a_store_whose_record_ids_are_numbers_has_its_counts_read_as_counts() -> None:
+    """With ids "101" to "1010", "coverage is 1 of 1" is a count, not two unknown records,
+    and "101" names a record; a number that is no id nor any number of the answer is caught."""
+    store = json.loads(re.sub(r'"M(\d+)"', r'"10\1"', json.dumps(STORES["store.json"])))
+    g = next(i for i, guide in enumerate(store["guides"]) if guide["id"] == "scope-before-recall")
+    session = Session(parse_store(store), vectors=load_vectors)
+    true = "101 is superseded by 102, which supplies Mumbai for Team A, and coverage is 1 of 1."
+    assert check_look_for(session, g, 1, true) == ([], 4)
+    claims, _ = check_look_for(session, g, 1, true.replace("by 102", "by 1012"))
+    assert [claim["named"] for claim in claims] == ["1012"]
 
 
 def true_sentences(result: dict[str, Any], rng: random.Random) -> str:
