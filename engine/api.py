@@ -183,9 +183,11 @@ def check_store(data: Any, *, vectors: Callable[[], StaticEmbedding] | None = No
         problems: list[Problem] = [{"path": path, "message": message} for path, message in error.problems]
         return {"claims": [], "unchecked": [], "steps": 0, "checked": 0, "problems": problems}
     # Imported here: the page's worker boots without the check, which only the editor asks for.
-    from .claims import check_guides
+    from .claims import check_guides, kept_answers
 
-    checked = check_guides(Session(store, vectors=vectors or _loaded_vectors))
+    # The page's drafts (read with the one vector file it loads) keep their steps' answers between checks.
+    answers = kept_answers(data) if vectors is None else None
+    checked = check_guides(Session(store, vectors=vectors or _loaded_vectors), answers)
     return {**checked, "problems": []}
 
 

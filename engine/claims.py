@@ -28,6 +28,8 @@ Words for numbers ("nine") are read as words: only numerals are checked.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 from collections.abc import Callable
@@ -39,6 +41,7 @@ from .evaluate import evaluate, printed
 from .fields import FIELDS, OUTCOME_TABLE
 from .model import Store
 from .parse import parse_policy
+from .recent import Recent
 from .scorers import COLUMNS, SCORER_NAMES
 from .session import Session
 from .shapes import Evaluation, FalseClaim, GuideCheck, Result, UncheckedStep
@@ -78,6 +81,14 @@ LEADS = re.compile(
 
 # Says a claim is false: what it names, what the answer shows.
 Say = Callable[[str, str], None]
+# A step's answer: its result, and the scoreboard's evaluation where the step needs it.
+StepAnswer = tuple[Result, Evaluation | None]
+# An editor checks its draft again at each edit, most of them to the words of its guides,
+# which no answer reads: the answers of the stores checked last are kept, by their content
+# but their guides, each store's by its steps' policies.
+STORES_KEPT = 2
+ANSWERS_KEPT = 32
+_KEPT: Recent[str, Recent[str, StepAnswer]] = Recent(STORES_KEPT)
 
 
 @dataclass(frozen=True)
@@ -99,10 +110,17 @@ class Step:
     shows: dict[str, Any]
 
 
-def check_guides(session: Session) -> GuideCheck:
+def kept_answers(data: dict[str, Any]) -> Recent[str, StepAnswer]:
+    """The step answers kept for a store (its JSON object), by its content but its guides."""
+    content = json.dumps({key: value for key, value in data.items() if key != "guides"}, sort_keys=True)
+    return _KEPT.get(hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest(), lambda: Recent(ANSWERS_KEPT))
+
+
+def check_guides(session: Session, answers: Recent[str, StepAnswer] | None = None) -> GuideCheck:
     """Each step of each guide of the session's store, checked against its answer: the
     false claims, the steps that could not be answered (the embedding's vectors missing)
-    with why, how many steps and how many claims were checked."""
+    with why, how many steps and how many claims were checked. ``answers`` keeps the steps'
+    answers between checks of the same store (``kept_answers``)."""
     claims: list[FalseClaim] = []
     unchecked: list[UncheckedStep] = []
     steps = checked = 0
@@ -110,7 +128,7 @@ def check_guides(session: Session) -> GuideCheck:
         for s in range(len(guide["steps"])):
             steps += 1
             try:
-                found, count = check_look_for(session, g, s)
+                found, count = check_look_for(session, g, s, answers=answers)
             except InputError as error:
                 why = str(error).removeprefix("vectors: ")
                 unchecked.append({"guide": guide["id"], "step": s + 1, "path": _path(g, s), "why": why})
@@ -120,10 +138,13 @@ def check_guides(session: Session) -> GuideCheck:
     return {"claims": claims, "unchecked": unchecked, "steps": steps, "checked": checked}
 
 
-def check_look_for(session: Session, guide: int, step: int, text: str | None = None) -> tuple[list[FalseClaim], int]:
+def check_look_for(
+    session: Session, guide: int, step: int, text: str | None = None, *, answers: Recent[str, StepAnswer] | None = None
+) -> tuple[list[FalseClaim], int]:
     """One step's "Look for" (or ``text`` in its place: a sentence being written) checked
-    against the step's answer: its false claims and how many claims it makes. Raises
-    InputError when the answer cannot be made (the embedding's vectors missing)."""
+    against the step's answer (taken from ``answers`` when kept there): its false claims
+    and how many claims it makes. Raises InputError when the answer cannot be made (the
+    embedding's vectors missing)."""
     data = session.store.guides[guide]["steps"][step]
     shows = data.get("shows") or {}
     said = Step(
@@ -133,11 +154,15 @@ def check_look_for(session: Session, guide: int, step: int, text: str | None = N
         data["look_for"] if text is None else text,
         shows,
     )
-    policy = parse_policy(data.get("policy", {}), session.store)
-    result = session.retrieve(policy)
     # The scoreboard measures every question: only for a step that shows it or speaks of it.
     scoreboard = shows.get("part") == "scoreboard" or bool(LEADS.search(said.text))
-    evaluation = evaluate(session, policy) if scoreboard else None
+
+    def answer() -> StepAnswer:
+        policy = parse_policy(data.get("policy", {}), session.store)
+        return session.retrieve(policy), evaluate(session, policy) if scoreboard else None
+
+    key = json.dumps([data.get("policy", {}), scoreboard], sort_keys=True)
+    result, evaluation = answer() if answers is None else answers.get(key, answer)
     return check_step(said, session.store, result, evaluation)
 
 

@@ -258,6 +258,14 @@ def test_the_command_line_prints_one_line_per_false_claim_and_exits_1(
     assert re.fullmatch(r"2 of \d+ claims in 20 steps are false\n", err)
     assert main(["--fixtures", str(path), "--check-guides", "--budget-words", "3"]) == 2
     assert "--check-guides runs each step's own policy, not --budget-words" in capsys.readouterr().err
+    # Steps whose answer needs vectors that cannot be read are said to be unchecked, not passed.
+    assert main(["--check-guides", "--vectors", str(tmp_path / "none.rwse")]) == 2
+    unchecked = capsys.readouterr().err.splitlines()
+    assert len(unchecked) == 7 and unchecked[0].startswith(
+        "python -m engine: error: meaning-not-just-words step 1 not checked: the vector file"
+    )
+    assert main(["--fixtures", str(path), "--check-guides", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == check_store(bad)
     # The build refuses that store with the same lines.
     with pytest.raises(BuildError) as refused:
         load_store(path)
@@ -289,6 +297,21 @@ def test_check_store_json_gives_the_parsers_problems_or_the_claims(
     reply = json.loads(check_store_json(json.dumps(rewritten("support-store.json", 1, 1, text))))
     assert reply["problems"] == [] and [c["named"] for c in reply["claims"]] == ["29 of 30 words"]
     assert reply["claims"][0]["path"] == "guides[1].steps[1].look_for"
+
+
+def test_a_draft_checked_again_is_checked_against_its_own_records() -> None:
+    """The page checks its draft at each edit, keeping the steps' answers: a Look for edited
+    to a false count is caught, and so is a true one whose record was edited under it."""
+    store = copy.deepcopy(STORES["support-store.json"])
+    step = store["guides"][1]["steps"][1]
+    assert "S4 now fits exactly (30 of 30 words)" in step["look_for"]
+    assert json.loads(check_store_json(json.dumps(store)))["claims"] == []
+    step["look_for"] = step["look_for"].replace("30 of 30", "29 of 30")
+    assert [c["named"] for c in json.loads(check_store_json(json.dumps(store)))["claims"]] == ["29 of 30 words"]
+    step["look_for"] = step["look_for"].replace("29 of 30", "30 of 30")
+    store["records"][3]["text"] += " Today."
+    claims = json.loads(check_store_json(json.dumps(store)))["claims"]
+    assert "30 of 30 words" in [c["named"] for c in claims], claims
 
 
 def test_the_check_is_imported_only_when_asked_for_and_kept_for_a_snapshot() -> None:
