@@ -72,6 +72,8 @@ RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)['’]s (breakdown|parts)\b")
 BREAKDOWN_PARTS = ("breakdown", "map")
 # Words that turn an outcome named after a record into its opposite.
 NEGATING = re.compile(r"\b(not|no|nothing|none|neither|nor|never|rather than|instead of)\b|n[’']t\b")
+# An outcome's label, as a sentence says it of a record: "M1 is superseded".
+OUTCOME_SAID = [(outcome, re.compile(r"\b" + re.escape(outcome.label.lower()) + r"\b")) for outcome in OUTCOME_TABLE]
 # A scorer said to lead: "Hybrid now leads on every mean but MRR".
 LEADS = re.compile(
     r"\b(" + "|".join(re.escape(name) for name in SCORER_NAMES.values()) + r") (?:now )?(?:leads|wins)\b"
@@ -197,6 +199,7 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
 
     board = evaluation if step.shows.get("part") == "scoreboard" else None
     numbers = _numbers(result, board, store, [rid for rid in named_ids if rid in ids] + [step.shows.get("record")])
+    written = _Written(numbers)
     pairs = _pairs(result, board)
     in_pairs: set[int] = set()
     for m in PAIR.finditer(text):
@@ -242,7 +245,7 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
         if m.start() in in_pairs or m.start() in in_measures or m[0] in ids:
             continue
         count += 1
-        if not any(_matches(m[0], number.value) for number in numbers):
+        if m[0] not in written:
             false(m[0], f"no number of its answer is {m[0]} (nearest: {_nearest(m[0], numbers)})")
 
     count += _check_outcomes(text, ids, result, false)
@@ -289,9 +292,34 @@ def _matches(number: str, value: float) -> bool:
     """The number as written is the value, as the page writes it or rounded to fewer
     places; a whole number is the value exactly (2 is not 1.6)."""
     places = len(number.partition(".")[2])
+    return (number if places else float(number)) in _written([value], places)
+
+
+class _Written:
+    """Which numbers, as a sentence writes them, are among an answer's: each answer's
+    number written at a sentence's places once, when a sentence first uses them."""
+
+    def __init__(self, numbers: list[Shown]) -> None:
+        self.values = [number.value for number in numbers]
+        self.at: dict[int, set[str] | set[float]] = {}
+
+    def __contains__(self, number: str) -> bool:
+        places = len(number.partition(".")[2])
+        written = self.at.get(places)
+        if written is None:
+            written = self.at[places] = _written(self.values, places)
+        return (number if places else float(number)) in written
+
+
+def _written(values: list[float], places: int) -> set[str] | set[float]:
+    """The values as a sentence may write them at ``places`` (rounded as Python and as the
+    page's decimals round them, either sign); at none, the values themselves, exactly."""
     if not places:
-        return float(number) in (value, abs(value))
-    return number in (f"{value:.{places}f}", f"{abs(value):.{places}f}", printed(abs(value), places))
+        return {abs(value) for value in values}
+    out: set[str] = set()
+    for value in values:
+        out |= {f"{abs(value):.{places}f}", printed(abs(value), places)}
+    return out
 
 
 def _shown(value: float, like: str) -> str:
@@ -418,8 +446,9 @@ def _check_outcomes(text: str, ids: set[str], result: Result, false: Say) -> int
     outcomes = {row["id"]: row["outcome"] for row in result["records"]}
     labels = {outcome.code: outcome.label for outcome in OUTCOME_TABLE}
     count = 0
-    for outcome in OUTCOME_TABLE:
-        for m in re.finditer(r"\b" + re.escape(outcome.label.lower()) + r"\b", text.lower()):
+    lower = text.lower()
+    for outcome, said in OUTCOME_SAID:
+        for m in said.finditer(lower):
             start = max((c.end() for c in CLAUSE_END.finditer(text, 0, m.start())), default=0)
             if NEGATING.search(text[start : m.start()].lower()):
                 continue
