@@ -11,6 +11,7 @@ import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
+import * as editor from "./panels/editor.js";
 import * as enginePanel from "./panels/engine.js";
 import * as fullscreen from "./panels/fullscreen.js";
 import * as guides from "./panels/guides.js";
@@ -30,7 +31,7 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard];
+const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, editor];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {

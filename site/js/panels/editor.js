@@ -1,0 +1,323 @@
+// The store editor's panel: an instructor writes a store in the page, and every edit is
+// checked and answered by the engine at once.
+//
+// Its state is its own (editor/editor-state.js's History); the page's core only hears of a
+// draft the engine accepted, as an edited store in force (store-switched). While the draft
+// is refused, the workbench keeps the last one accepted, and each of the engine's problems
+// is shown at the field it names; each false guided claim at its step's Look for.
+
+import { defaultPolicy } from "../core/state.js";
+import { editorForm } from "../editor/editor-form.js";
+import {
+  addItem,
+  capturedStep,
+  commitTyping,
+  edit,
+  fieldOfProblem,
+  moveItem,
+  newItem,
+  newStore,
+  pathText,
+  policyValueOf,
+  redo,
+  removeItem,
+  startHistory,
+  undo,
+  valueAt,
+  valueOf,
+} from "../editor/editor-state.js";
+import { setDisabled, setHidden, setText } from "../views/view.js";
+import { PART_PLACES } from "./guides.js";
+
+/** @typedef {import("../editor/editor-state.js").History} History */
+/** @typedef {{path: string, message: string}} Problem */
+/** @typedef {{guide: string, step: number, path: string, named: string, shows: string, text: string}} Claim */
+
+// Ids and labels change what other fields offer (a record's tenant, a step's record) and the
+// legends that name items: leaving such a field draws the form again.
+const REDRAWN_ON_CHANGE = /^(tenants\[\d+\]\.(id|label)|records\[\d+\]\.id|questions\[\d+\]\.(id|text)|guides\[\d+\]\.(id|title))$/;
+
+/** @param {number} count @param {string} one */
+const plural = (count, one) => `${count} ${one}${count === 1 ? "" : "s"}`;
+
+/** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
+export function setUp({ byId, dispatch, state, engine }) {
+  const box = byId("editor");
+  const form = /** @type {HTMLFormElement} */ (byId("editor-form"));
+  const status = byId("editor-status");
+  const summary = byId("editor-problems");
+  const undoButton = /** @type {HTMLButtonElement} */ (byId("editor-undo"));
+  const redoButton = /** @type {HTMLButtonElement} */ (byId("editor-redo"));
+  const root = document.documentElement;
+
+  const editor = {
+    /** @type {History | null} */
+    history: null,
+    /** @type {Map<string, HTMLElement>} the form's fields by path */
+    fields: new Map(),
+    /** @type {Problem[]} the engine's problems with the draft last checked */
+    problems: [],
+    /** @type {Claim[]} the guided claims the engine found false in the draft last accepted */
+    claims: [],
+    /** While the engine checks a draft, only the latest one edited since waits. */
+    checking: false,
+    /** @type {{draft: any, at: number} | null} */
+    waiting: null,
+  };
+
+  /** Mark each problem and false claim at its field, and list them at the top. */
+  const showMarks = () => {
+    for (const element of form.querySelectorAll("[aria-invalid]")) element.removeAttribute("aria-invalid");
+    for (const error of form.querySelectorAll(".field-error")) {
+      /** @type {HTMLElement} */ (error).hidden = true;
+      error.textContent = "";
+    }
+    /** @type {Problem[]} shown at no field */
+    const elsewhere = [];
+    const marks = [...editor.problems.map((p) => ({ path: p.path, message: p.message })), ...editor.claims.map((c) => ({ path: c.path, message: c.text }))];
+    for (const mark of marks) {
+      const at = fieldOfProblem(mark.path, (path) => editor.fields.has(path));
+      const element = at ? editor.fields.get(at) : null;
+      const error = element ? document.getElementById(`${element.id}-error`) : null;
+      if (!element || !error) {
+        elsewhere.push(mark);
+        continue;
+      }
+      element.setAttribute("aria-invalid", "true");
+      error.hidden = false;
+      // The field's own path is implied; a deeper one (an item of a list) is named.
+      const where = mark.path === at ? "" : `${mark.path.slice(at?.length ?? 0).replace(/^\./, "")}: `;
+      error.textContent = error.textContent ? `${error.textContent} ${where}${mark.message}` : `${where}${mark.message}`;
+    }
+    summary.replaceChildren();
+    setHidden(summary, elsewhere.length === 0);
+    if (elsewhere.length) {
+      const list = document.createElement("ul");
+      for (const mark of elsewhere) {
+        const item = document.createElement("li");
+        item.textContent = mark.path ? `${mark.path}: ${mark.message}` : mark.message;
+        list.append(item);
+      }
+      summary.append(list);
+    }
+  };
+
+  /** @param {string} text */
+  const say = (text) => setText(status, text);
+
+  /** Draw the form for the draft, keeping the focus on the field (or button) it was on. */
+  const draw = () => {
+    if (!editor.history) return;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusKey = focused && form.contains(focused) ? keyOf(focused) : null;
+    form.innerHTML = String(editorForm(editor.history.present));
+    const fields = /** @type {HTMLElement[]} */ ([...form.querySelectorAll("[data-path]")]);
+    editor.fields = new Map(fields.map((el) => [el.dataset.path ?? "", el]));
+    if (focusKey) findByKey(focusKey)?.focus();
+    showMarks();
+    showHistory();
+  };
+
+  /** What names a field or button across drawings. @param {HTMLElement} element */
+  const keyOf = (element) => {
+    const { path, action, list, guide, index = "", step = "" } = element.dataset;
+    if (path) return `path:${path}`;
+    return action ? `action:${action}:${list ?? guide}:${index}:${step}` : null;
+  };
+  /** @param {string} key */
+  const findByKey = (key) => {
+    const all = /** @type {HTMLElement[]} */ ([...form.querySelectorAll("[data-path], [data-action]")]);
+    return all.find((el) => keyOf(el) === key) ?? null;
+  };
+
+  const showHistory = () => {
+    setDisabled(undoButton, !editor.history?.past.length);
+    setDisabled(redoButton, !editor.history?.future.length);
+  };
+
+  /**
+   * Check the draft with the engine; once it accepts it, the workbench answers from it. A
+   * draft edited while one is being checked waits, and only the latest: typing never queues.
+   * @param {number} at  when the edit happened: the answer's rw:update measure starts there
+   */
+  const check = async (at) => {
+    if (!editor.history) return;
+    const draft = editor.history.present;
+    if (editor.checking) {
+      editor.waiting = { draft, at };
+      return;
+    }
+    editor.checking = true;
+    try {
+      await checkDraft(draft, at);
+    } finally {
+      editor.checking = false;
+      const next = editor.waiting;
+      editor.waiting = null;
+      if (next && next.draft === editor.history?.present) check(next.at);
+    }
+  };
+
+  /** @param {any} draft @param {number} at */
+  const checkDraft = async (draft, at) => {
+    const text = JSON.stringify(draft);
+    let answer;
+    try {
+      answer = await engine.openStore(text, draft);
+    } catch {
+      say("Python is not running, so this draft cannot be checked: start it again with Retry above.");
+      return;
+    }
+    if (draft !== editor.history?.present) return;
+    if ("error" in answer) {
+      editor.problems = answer.error.problems.length ? answer.error.problems : [{ path: "", message: answer.error.message }];
+      editor.claims = [];
+      showMarks();
+      say(`${plural(editor.problems.length, "problem")} in this draft: the workbench keeps the last valid draft until they are fixed.`);
+      return;
+    }
+    editor.problems = [];
+    dispatch({ type: "store-switched", store: draft, custom: true, opened: true, at, edited: true });
+    const claims = await checkClaims(text);
+    if (draft !== editor.history?.present) return;
+    editor.claims = claims;
+    showMarks();
+    const records = Array.isArray(draft.records) ? draft.records.length : 0;
+    const flagged = claims.length ? ` ${plural(claims.length, "guided claim")} the engine contradicts, flagged at its Look for.` : "";
+    say(`The workbench shows this draft (${plural(records, "record")}).${flagged}`);
+  };
+
+  /**
+   * The guided claims the engine finds false in an accepted draft, when this engine can
+   * check them (engine-client.js's checkStore). @param {string} text @returns {Promise<Claim[]>}
+   */
+  const checkClaims = async (text) => {
+    const client = /** @type {{checkStore?: (text: string) => Promise<{problems: Problem[], claims: Claim[]}>}} */ (/** @type {unknown} */ (engine));
+    if (!client.checkStore) return [];
+    try {
+      return (await client.checkStore(text)).claims ?? [];
+    } catch {
+      return [];
+    }
+  };
+
+  /** Open the editor on a draft (its history starts there) and check it. @param {any} draft @param {number} at */
+  const open = (draft, at) => {
+    editor.history = startHistory(draft);
+    editor.problems = [];
+    editor.claims = [];
+    setHidden(box, false);
+    root.dataset.editing = "editor";
+    draw();
+    byId("editor-title").focus();
+    check(at);
+  };
+
+  /** A new history step: show it and check it. @param {History} next @param {number} at @param {boolean} redraw */
+  const changed = (next, at, redraw) => {
+    editor.history = next;
+    if (redraw) draw();
+    else showHistory();
+    check(at);
+  };
+
+  byId("editor-edit").addEventListener("click", (event) => {
+    if (editor.history && !box.hidden) return byId("editor-title").focus();
+    open(state().store, event.timeStamp);
+  });
+  byId("editor-new").addEventListener("click", (event) => open(newStore(), event.timeStamp));
+  byId("editor-close").addEventListener("click", () => {
+    setHidden(box, true);
+    delete root.dataset.editing;
+    byId("editor-edit").focus();
+  });
+  // On a phone the editor fills the screen: the workbench's answer is one tap away, and back.
+  byId("editor-to-workbench").addEventListener("click", () => {
+    root.dataset.editing = "workbench";
+    byId("editor-back").focus();
+  });
+  byId("editor-back").addEventListener("click", () => {
+    root.dataset.editing = "editor";
+    byId("editor-title").focus();
+  });
+  undoButton.addEventListener("click", (event) => editor.history && changed(undo(editor.history), event.timeStamp, true));
+  redoButton.addEventListener("click", (event) => editor.history && changed(redo(editor.history), event.timeStamp, true));
+  box.addEventListener("keydown", (event) => {
+    if (!editor.history || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+    const key = event.key.toLowerCase();
+    const back = key === "z" && !event.shiftKey;
+    const forward = (key === "z" && event.shiftKey) || key === "y";
+    if (!back && !forward) return;
+    // The editor's history holds every edit, typing included: the field's own undo would skip it.
+    event.preventDefault();
+    changed(back ? undo(editor.history) : redo(editor.history), event.timeStamp, true);
+  });
+
+  form.addEventListener("input", (event) => {
+    const element = /** @type {HTMLInputElement} */ (event.target);
+    const { path, kind = "text", required } = element.dataset;
+    if (!editor.history || !path) return;
+    const keys = /** @type {(string | number)[]} */ (JSON.parse(element.dataset.keys ?? "[]"));
+    const policyField = kind.startsWith("policy:") ? kind.slice("policy:".length) : null;
+    const value = policyField ? policyValueOf(policyField, element.value) : valueOf(/** @type {any} */ (kind), element.value, required === "1");
+    changed(edit(editor.history, keys, value), event.timeStamp, false);
+  });
+  form.addEventListener("change", (event) => {
+    const element = /** @type {HTMLElement} */ (event.target);
+    if (!editor.history) return;
+    editor.history = commitTyping(editor.history);
+    // Drawn once the focus has moved on, so it lands where the instructor moved it.
+    if (REDRAWN_ON_CHANGE.test(element.dataset.path ?? "")) requestAnimationFrame(draw);
+  });
+  form.addEventListener("click", (event) => {
+    const button = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest("[data-action]"));
+    if (!button || !editor.history) return;
+    const { action, list, index, kind, guide, step } = button.dataset;
+    const listPath = list ? /** @type {(string | number)[]} */ (JSON.parse(list)) : [];
+    const at = Number(index);
+    const history = editor.history;
+    if (action === "add") {
+      const next = addItem(history, listPath, newItem(/** @type {any} */ (kind), history.present));
+      changed(next, event.timeStamp, true);
+      focusFirstOf(pathText([...listPath, listLength(next.present, listPath) - 1]));
+    } else if (action === "remove") {
+      changed(removeItem(history, listPath, at), event.timeStamp, true);
+      findByKey(`action:add:${list}::`)?.focus();
+    } else if (action === "move") {
+      changed(moveItem(history, listPath, at, Number(step)), event.timeStamp, true);
+    } else if (action === "capture") {
+      const g = Number(guide);
+      const next = addItem(history, ["guides", g, "steps"], captureStep());
+      changed(next, event.timeStamp, true);
+      const steps = listLength(next.present, ["guides", g, "steps"]);
+      editor.fields.get(`guides[${g}].steps[${steps - 1}].title`)?.focus();
+    }
+  });
+
+  /** @param {any} draft @param {(string | number)[]} path */
+  const listLength = (draft, path) => /** @type {any[]} */ (valueAt(draft, path) ?? []).length;
+  /** Focus the first field of a new item. @param {string} itemPath */
+  const focusFirstOf = (itemPath) => /** @type {HTMLElement | null} */ (form.querySelector(`[data-item-path="${CSS.escape(itemPath)}"] [data-path]`))?.focus();
+
+  /** The workbench's configuration as a new step: its settings, and the record and part in view. */
+  const captureStep = () => {
+    const { policy, fields, chosenId } = state();
+    const stage = Number(byId("experiment").dataset.stage) || 4;
+    return capturedStep(/** @type {any} */ (policy), /** @type {any} */ (defaultPolicy(fields)), { stage, record: chosenId, part: partInView(chosenId) });
+  };
+
+  /** The part of the page a guided step can show that has most of itself on screen. @param {string} record */
+  const partInView = (record) => {
+    let best = { part: "tray", seen: 0 };
+    for (const [part, place] of Object.entries(PART_PLACES)) {
+      const element = document.querySelector(place(record));
+      if (!element) continue;
+      const rect = element.getBoundingClientRect();
+      const seen = Math.min(rect.bottom, innerHeight) - Math.max(rect.top, 0);
+      if (seen > best.seen && rect.width > 0) best = { part, seen };
+    }
+    return best.part;
+  };
+
+  return {};
+}
