@@ -148,7 +148,8 @@ function supporting(id, draft, index, question) {
   return html`<fieldset class="ed-map"><legend>${row?.label ?? "Supporting records"}</legend>
 <p class="hint">${row?.help ?? ""}: their IDs, separated by commas.</p>
 ${named.map((tenant) => {
-  const row = { kind: "text", label: `For ${tenant}`, help: `records of ${tenant} that answer it`, required: false };
+  // Every tenant's list is as optional as the others: none is marked so.
+  const row = { kind: "text", label: `For ${tenant}`, help: `records of ${tenant} that answer it`, required: true };
   return field(id, ["questions", index, "supporting", tenant], row, map[tenant], null, "ids");
 })}
 </fieldset>`;
@@ -166,12 +167,13 @@ function stepPolicy(id, draft, path, policy) {
   const set = policy && typeof policy === "object" ? policy : {};
   const row = FORMAT.step.find((r) => r.name === "policy");
   const count = Object.keys(set).length;
-  return html`<details class="ed-policy"><summary>${row?.label ?? "Settings"}: ${count} set</summary>
+  return html`<details class="ed-policy" data-details-path="${pathText(path)}"><summary>${row?.label ?? "Settings"}: ${count} set</summary>
 <p class="hint">${row?.help ?? ""}.</p>
 ${fields.map((f) => {
   const yesNo = [{ value: "true", label: "yes" }, { value: "false", label: "no" }];
   const options = f.kind === "bool" ? yesNo : f.kind === "choice" ? (f.options ?? []).filter((o) => o.value !== "") : null;
-  const labelled = { kind: f.kind, label: f.label, help: `default: ${textOf(f.default) || "(empty)"}`, required: false, min: f.min, max: f.max };
+  // Every setting is as optional as the others (empty: its default): none is marked so.
+  const labelled = { kind: f.kind, label: f.label, help: `default: ${textOf(f.default) || "(empty)"}`, required: true, min: f.min, max: f.max };
   return field(id, [...path, f.name], labelled, set[f.name], options ? [{ value: "", label: "(default)" }, ...options] : null, `policy:${f.name}`);
 })}
 </details>`;

@@ -4,9 +4,13 @@
 // Its state is its own (editor/editor-state.js's History); the page's core only hears of a
 // draft the engine accepted, as an edited store in force (store-switched). While the draft
 // is refused, the workbench keeps the last one accepted, and each of the engine's problems
-// is shown at the field it names; each false guided claim at its step's Look for.
+// is shown at the field it names; each false guided claim at its step's Look for. The draft
+// is kept in this browser as it is edited (editor/draft-keeper.js), exported, imported and
+// shared in a link (store-file-io.js, store-link.js); a store link opens in the editor.
 
+import { readStoreFile } from "../browser/store-file.js";
 import { defaultPolicy } from "../core/state.js";
+import { createDraftKeeper, indexedDBStorage, statusMessage } from "../editor/draft-keeper.js";
 import { editorForm } from "../editor/editor-form.js";
 import {
   addItem,
@@ -21,11 +25,14 @@ import {
   policyValueOf,
   redo,
   removeItem,
+  replaceDraft,
   startHistory,
   undo,
   valueAt,
   valueOf,
 } from "../editor/editor-state.js";
+import { exportStore } from "../editor/store-file-io.js";
+import { linkPayload, readStoreLink, storeLink, withoutStoreLink } from "../editor/store-link.js";
 import { setDisabled, setHidden, setText } from "../views/view.js";
 import { PART_PLACES } from "./guides.js";
 
@@ -35,7 +42,7 @@ import { PART_PLACES } from "./guides.js";
 
 // Ids and labels change what other fields offer (a record's tenant, a step's record) and the
 // legends that name items: leaving such a field draws the form again.
-const REDRAWN_ON_CHANGE = /^(tenants\[\d+\]\.(id|label)|records\[\d+\]\.id|questions\[\d+\]\.(id|text)|guides\[\d+\]\.(id|title))$/;
+const REDRAWN_ON_CHANGE = /^(tenants\[\d+\]\.(id|label)|records\[\d+\]\.id|questions\[\d+\]\.id|guides\[\d+\]\.(id|title))$/;
 
 /** @param {number} count @param {string} one */
 const plural = (count, one) => `${count} ${one}${count === 1 ? "" : "s"}`;
@@ -110,10 +117,25 @@ export function setUp({ byId, dispatch, state, engine }) {
     if (!editor.history) return;
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const focusKey = focused && form.contains(focused) ? keyOf(focused) : null;
+    // A step's settings the instructor unfolded stay unfolded.
+    const unfolded = new Set([...form.querySelectorAll("details[open]")].map((d) => /** @type {HTMLElement} */ (d).dataset.detailsPath));
     form.innerHTML = String(editorForm(editor.history.present));
+    for (const details of form.querySelectorAll("details")) {
+      if (unfolded.has(/** @type {HTMLElement} */ (details).dataset.detailsPath)) details.setAttribute("open", "");
+    }
     const fields = /** @type {HTMLElement[]} */ ([...form.querySelectorAll("[data-path]")]);
     editor.fields = new Map(fields.map((el) => [el.dataset.path ?? "", el]));
-    if (focusKey) findByKey(focusKey)?.focus();
+    const again = focusKey ? findByKey(focusKey) : null;
+    again?.focus();
+    // Drawn while the instructor is in a field: the selection and caret stay where they were.
+    if (again && "setSelectionRange" in again && "selectionStart" in /** @type {any} */ (focused)) {
+      const { selectionStart, selectionEnd } = /** @type {HTMLInputElement} */ (focused);
+      try {
+        /** @type {HTMLInputElement} */ (again).setSelectionRange(selectionStart, selectionEnd);
+      } catch {
+        // a control without a text selection
+      }
+    }
     showMarks();
     showHistory();
   };
@@ -201,21 +223,32 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
   };
 
-  /** Open the editor on a draft (its history starts there) and check it. @param {any} draft @param {number} at */
-  const open = (draft, at) => {
-    editor.history = startHistory(draft);
+  /**
+   * Open the editor on a draft and check it: a new history (kept as a new draft in this
+   * browser, base saying where it came from), or a kept draft's own.
+   * @param {any} draft @param {number} at @param {{base: string, unread?: Problem[]} | {history: History}} from
+   *   unread: why a link's store could not be read (the draft is then the store in force, not checked again)
+   */
+  const open = (draft, at, from) => {
+    editor.history = "history" in from && from.history ? { ...from.history, present: draft, typing: null } : startHistory(draft);
+    if ("base" in from) keeper.start({ store: draft, history: editor.history, base: from.base }).catch(() => {});
     editor.problems = [];
     editor.claims = [];
     setHidden(box, false);
     root.dataset.editing = "editor";
     draw();
     byId("editor-title").focus();
-    check(at);
+    const unread = "unread" in from ? from.unread ?? [] : [];
+    if (!unread.length) return check(at);
+    editor.problems = unread;
+    showMarks();
+    say("The link's store was not opened: the workbench keeps the store it had.");
   };
 
   /** A new history step: show it and check it. @param {History} next @param {number} at @param {boolean} redraw */
   const changed = (next, at, redraw) => {
     editor.history = next;
+    keeper.save(next.present, next);
     if (redraw) draw();
     else showHistory();
     check(at);
@@ -223,9 +256,9 @@ export function setUp({ byId, dispatch, state, engine }) {
 
   byId("editor-edit").addEventListener("click", (event) => {
     if (editor.history && !box.hidden) return byId("editor-title").focus();
-    open(state().store, event.timeStamp);
+    open(state().store, event.timeStamp, { base: state().custom ? "file" : "default" });
   });
-  byId("editor-new").addEventListener("click", (event) => open(newStore(), event.timeStamp));
+  byId("editor-new").addEventListener("click", (event) => open(newStore(), event.timeStamp, { base: "new" }));
   byId("editor-close").addEventListener("click", () => {
     setHidden(box, true);
     delete root.dataset.editing;
@@ -318,6 +351,79 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
     return best.part;
   };
+
+  // Kept in this browser: saved on every edit, restored after a reload, one writing tab.
+  const saved = byId("editor-saved");
+  const choice = byId("editor-tab-choice");
+  const keeper = createDraftKeeper({
+    storage: indexedDBStorage(),
+    onStatus: (kept) => {
+      const message = statusMessage(kept);
+      // Another tab's draft: this tab chooses to take it over or to go on with a copy.
+      const choosing = kept.state === "elsewhere" || kept.state === "taken" || kept.state === "conflict";
+      setHidden(choice, !choosing);
+      setText(choosing ? byId("editor-tab-text") : saved, message);
+      if (choosing) setText(saved, "");
+    },
+  });
+  /** A kept draft, in the editor as it was. @param {import("../editor/draft-keeper.js").Draft | null} kept */
+  const resume = (kept) => {
+    if (kept) open(kept.store, performance.now(), { history: kept.history });
+  };
+  byId("editor-take-over").addEventListener("click", () => keeper.takeOver().then(resume));
+  byId("editor-copy").addEventListener("click", () => keeper.copy());
+
+  byId("editor-export").addEventListener("click", () => {
+    if (!editor.history) return;
+    const { name } = exportStore(editor.history.present);
+    setText(byId("editor-link-status"), `Exported as ${name}.`);
+  });
+  const importer = /** @type {HTMLInputElement} */ (byId("editor-import"));
+  importer.addEventListener("change", async (event) => {
+    const file = importer.files?.[0];
+    importer.value = "";
+    if (!file || !editor.history) return;
+    const read = await readStoreFile(file);
+    if (!read.ok) {
+      editor.problems = read.problems;
+      showMarks();
+      return say(`${file.name} was not imported: ${read.problems.map((p) => p.message).join("; ")}`);
+    }
+    // One undoable edit: the engine then checks the imported store like any other draft.
+    changed(replaceDraft(editor.history, read.data), event.timeStamp, true);
+  });
+  byId("editor-link").addEventListener("click", async () => {
+    if (!editor.history) return;
+    const link = await storeLink(editor.history.present, location.href);
+    const line = byId("editor-link-status");
+    if (!link.ok) return setText(line, link.message);
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setText(line, `Link copied (${link.chars.toLocaleString("en")} characters): it carries the whole store, so no server ever sees it.`);
+    } catch {
+      setText(line, `This browser did not let the page copy it; the link is: ${link.url}`);
+    }
+  });
+
+  // A store link opens in the editor as a new draft, untrusted like a file: the engine's
+  // parser checks it and names every problem. Otherwise this tab's draft, after a reload.
+  const openLink = async () => {
+    const link = await readStoreLink(location.hash);
+    history.replaceState(history.state, "", withoutStoreLink(location.href));
+    /** @type {Problem[]} */
+    let problems = link.ok ? [] : link.problems;
+    let data = null;
+    if (link.ok) {
+      try {
+        data = JSON.parse(link.text);
+      } catch (error) {
+        problems = [{ path: "link", message: `is not valid JSON (${error instanceof Error ? error.message : error})` }];
+      }
+    }
+    open(data ?? state().store, performance.now(), { base: "link", unread: problems });
+  };
+  if (linkPayload(location.hash) !== null) openLink();
+  else keeper.restore().then(resume);
 
   return {};
 }
