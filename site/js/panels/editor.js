@@ -186,6 +186,8 @@ export function setUp({ byId, dispatch, state, engine }) {
     let answer;
     try {
       answer = await engine.openStore(text, draft);
+      // For bench/editor_answer.py: how much of an edit's rw:update the engine's open of the draft takes.
+      performance.mark("rw:draft-opened");
     } catch {
       say("Python is not running, so this draft cannot be checked: start it again with Retry above.");
       return;
