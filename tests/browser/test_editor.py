@@ -146,6 +146,18 @@ def test_an_instructor_writes_a_course_in_the_page(
     answered(page, 5)
     expect(page.locator("#start-list")).to_contain_text("Where things run")
 
+    # A false Look for is flagged at the field as it is written, then fixed.
+    look_for = editor_field(page, "Step 2", "Look for")
+    look_for.fill("M9 answers the question.")
+    expect(status(page)).to_contain_text("1 guided claim the engine contradicts, flagged at its Look for.")
+    expect(look_for).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(f"#{look_for.get_attribute('id')}-error")).to_have_text(
+        "“M9”: M9 is not a record of this store (its records are M1 to M5)"
+    )
+    look_for.fill("M1 answers the question.")
+    expect(look_for).not_to_have_attribute("aria-invalid", "true")
+    expect(status(page)).to_have_text("The workbench shows this draft (5 records).")
+
     store = draft_of(page)
     assert [t["label"] for t in store["tenants"]] == ["Billing team", "Second team"]
     assert [(r["id"], r["tenant"], r["text"]) for r in store["records"]] == RECORDS
@@ -155,8 +167,7 @@ def test_an_instructor_writes_a_course_in_the_page(
     assert all(s["shows"]["record"] in {r[0] for r in RECORDS} for s in steps)
     assert_matches_engine(page, store, {"budget_words": 30})
 
-    # Undo takes the last edit back, redo brings it again.
-    look_for = editor_field(page, "Step 2", "Look for")
+    # Undo takes the last edit back (typing in one field, until it is left, is one edit); redo brings it again.
     page.get_by_role("button", name="Undo").click()
     expect(look_for).to_have_value("")
     page.get_by_role("button", name="Redo").click()

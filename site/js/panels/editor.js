@@ -38,7 +38,7 @@ import { PART_PLACES } from "./guides.js";
 
 /** @typedef {import("../editor/editor-state.js").History} History */
 /** @typedef {{path: string, message: string}} Problem */
-/** @typedef {{guide: string, step: number, path: string, named: string, shows: string, text: string}} Claim */
+/** @typedef {import("../core/shapes.js").FalseClaim} Claim */
 
 // Ids and labels change what other fields offer (a record's tenant, a step's record) and the
 // legends that name items: leaving such a field draws the form again.
@@ -81,7 +81,8 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
     /** @type {Problem[]} shown at no field */
     const elsewhere = [];
-    const marks = [...editor.problems.map((p) => ({ path: p.path, message: p.message })), ...editor.claims.map((c) => ({ path: c.path, message: c.text }))];
+    const claims = editor.claims.map((c) => ({ path: c.path, message: `“${c.named}”: ${c.shows}` }));
+    const marks = [...editor.problems, ...claims];
     for (const mark of marks) {
       const at = fieldOfProblem(mark.path, (path) => editor.fields.has(path));
       const element = at ? editor.fields.get(at) : null;
@@ -202,26 +203,28 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
     editor.problems = [];
     dispatch({ type: "store-switched", store: draft, custom: true, opened: true, at, edited: true });
-    const claims = await checkClaims(text);
-    if (draft !== editor.history?.present) return;
-    editor.claims = claims;
-    showMarks();
-    const records = Array.isArray(draft.records) ? draft.records.length : 0;
-    const flagged = claims.length ? ` ${plural(claims.length, "guided claim")} the engine contradicts, flagged at its Look for.` : "";
-    say(`The workbench shows this draft (${plural(records, "record")}).${flagged}`);
+    const shown = `The workbench shows this draft (${plural(Array.isArray(draft.records) ? draft.records.length : 0, "record")}).`;
+    /** @param {Claim[]} claims */
+    const flag = (claims) => {
+      editor.claims = claims;
+      showMarks();
+      say(claims.length ? `${shown} ${plural(claims.length, "guided claim")} the engine contradicts, flagged at its Look for.` : shown);
+    };
+    if (!Array.isArray(draft.guides) || draft.guides.length === 0) return flag([]);
+    // Checked apart, so that the next edit's answer does not wait for the claims of this one.
+    checkClaims(text).then((claims) => draft === editor.history?.present && flag(claims));
   };
 
   /**
-   * The guided claims the engine finds false in an accepted draft, when this engine can
-   * check them (engine-client.js's checkStore). @param {string} text @returns {Promise<Claim[]>}
+   * The guided claims the engine finds false in an accepted draft (engine/claims.py, through
+   * the engine client's checkStore). @param {string} text @returns {Promise<Claim[]>}
    */
   const checkClaims = async (text) => {
-    const client = /** @type {{checkStore?: (text: string) => Promise<{problems: Problem[], claims: Claim[]}>}} */ (/** @type {unknown} */ (engine));
-    if (!client.checkStore) return [];
     try {
-      return (await client.checkStore(text)).claims ?? [];
+      const checked = await engine.checkStore(text);
+      return "error" in checked ? [] : checked.claims;
     } catch {
-      return [];
+      return []; // Python stopped: the status line says so, and the next edit checks again
     }
   };
 
