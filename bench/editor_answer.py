@@ -11,8 +11,9 @@ What is timed is the page's own rw:update measure, from the input event's timest
 view showing the answer: the draft written as JSON, opened by the engine in the worker
 (parsed, validated, indexed), the policy run and the views updated. Prints JSON: the store's
 size, the edits' median, p90 and max in ms, how much of each the engine's open of the draft
-took (to the page's rw:draft-opened mark), and the target (p90 within 100 ms) with whether
-it is met.
+took (to the page's rw:draft-opened mark), the same edits timed on to the end of the frame
+that draws the answer (what the instructor waits for), and the target, that p90 within 100
+ms, with whether it is met.
 
 Run: python bench/editor_answer.py [--site DIR] [--records N] [--edits E]
 """
@@ -37,6 +38,24 @@ from harness.servers import StaticServer
 from harness.stats import latencies, p90
 
 TARGET_P90_MS = 100
+
+# Each edit's answer, timed on to the end of the frame that draws it: once the page's
+# rw:update measure is taken, the next frame's paint, then a task queued after it. An
+# observer inside the page, so the harness's polling does not delay what it times.
+DRAWN = """() => {
+  performance.clearMeasures('rw:update');
+  performance.clearMarks('rw:draft-opened');
+  window.drawnAfterEdit = [];
+  new PerformanceObserver((list) => {
+    for (const measure of list.getEntriesByName('rw:update')) {
+      requestAnimationFrame(() => {
+        const after = new MessageChannel();
+        after.port1.onmessage = () => window.drawnAfterEdit.push(performance.now() - measure.startTime);
+        after.port2.postMessage(null);
+      });
+    }
+  }).observe({ type: 'measure' });
+}"""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,17 +82,16 @@ def main(argv: list[str] | None = None) -> int:
             expect(page.locator("#pager-status")).to_have_text(re.compile(f"of {args.records}$"), timeout=60_000)
             page.get_by_role("button", name="Edit this store").click()
             expect(page.locator("#editor-status")).to_contain_text(f"({args.records} records)", timeout=60_000)
-            page.evaluate(
-                "() => { performance.clearMeasures('rw:update'); performance.clearMarks('rw:draft-opened'); }"
-            )
+            page.evaluate(DRAWN)
             for edit in range(args.edits):
                 index = edit // 2 * 7 % args.records
                 record = store["records"][index]
                 text = record["text"] if edit % 2 else f"{record['text']} {question}"
                 field = page.locator(f'#editor [data-path="records[{index}].text"]')
                 field.fill(text)
-                page.wait_for_function("(n) => performance.getEntriesByName('rw:update').length > n", arg=edit)
+                page.wait_for_function("(n) => window.drawnAfterEdit.length > n", arg=edit)
             updates = page.evaluate("() => performance.getEntriesByName('rw:update').map((m) => m.duration)")
+            drawn = page.evaluate("() => window.drawnAfterEdit")
             opened = page.evaluate(
                 """() => {
                   const opened = performance.getEntriesByName('rw:draft-opened');
@@ -89,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
                 "edits": len(updates),
                 "edit_to_answer_ms": latencies(updates),
                 "of_which_draft_opened_ms": latencies(opened),
+                "edit_to_answer_drawn_ms": latencies(drawn),
                 "target_p90_ms": TARGET_P90_MS,
-                "met": p90(updates) <= TARGET_P90_MS,
+                "met": p90(drawn) <= TARGET_P90_MS,
             },
             indent=2,
         )
