@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, FilePayload, Locator, Page, expect
 
+from harness.accessibility import describe, run_axe, with_axe
 from harness.page import assert_matches_engine, wait_ready
 
 RECORDS = [
@@ -64,11 +65,11 @@ def draft_of(page: Page) -> Any:
 
 @pytest.mark.parametrize("width, height", [(375, 667), (1280, 800)])
 def test_an_instructor_writes_a_course_in_the_page(
-    new_context: Callable[..., BrowserContext], site_url: str, width: int, height: int
+    new_context: Callable[..., BrowserContext], axe_source: str, site_url: str, width: int, height: int
 ) -> None:
     """New store, tenants, records, question, a guide recorded from the workbench, claims, reload, tabs, export."""
     phone = width < 900
-    context = new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    context = with_axe(new_context, axe_source)(viewport={"width": width, "height": height}, accept_downloads=True)
     page = context.new_page()
     page.goto(site_url)
     wait_ready(page)
@@ -110,8 +111,10 @@ def test_an_instructor_writes_a_course_in_the_page(
     expect(age).to_have_attribute("aria-invalid", "true")
     error = page.locator(f"#{age.get_attribute('id')}-error")
     expect(error).to_have_text("must not be negative, not -4")
-    assert error.get_attribute("id") in (age.get_attribute("aria-describedby") or "")
+    assert str(error.get_attribute("id")) in str(age.get_attribute("aria-describedby"))
     expect(page.locator("#records-body tr")).to_have_count(5)
+    violations = run_axe(page)
+    assert not violations, f"axe with the editor open and a problem shown:\n{describe(violations)}"
     age.fill("22")
     answered(page, 5)
     expect(age).not_to_have_attribute("aria-invalid", "true")
@@ -174,8 +177,11 @@ def test_an_instructor_writes_a_course_in_the_page(
     expect(look_for).to_have_value("M1 answers the question.")
 
     # Reload mid-edit: nothing is lost.
+    saved = page.locator("#editor-saved")
+    before = saved.get_attribute("data-saved-at") or ""
     editor_field(page, "Record M5", "Text").fill("Refunds above one thousand euros need approval.")
-    expect(page.locator("#editor-saved")).to_contain_text("Draft saved in this browser")
+    expect(saved).not_to_have_attribute("data-saved-at", re.compile(f"^({before})?$"))
+    expect(saved).to_contain_text("Draft saved in this browser")
     page.reload()
     wait_ready(page)
     expect(editor_field(page, "Record M5", "Text")).to_have_value("Refunds above one thousand euros need approval.")
@@ -196,10 +202,13 @@ def test_an_instructor_writes_a_course_in_the_page(
     page.get_by_role("button", name="Open a copy").click()
     expect(page.locator("#editor-tab-choice")).to_be_hidden()
 
-    # Export, then import the export: the same draft.
+    # Export, change the draft, then import the export: the same draft as exported.
     exported = draft_of(page)
-    page.locator("#editor-import").set_input_files(
-        files=[{"name": "course.json", "mimeType": "application/json", "buffer": json.dumps(exported).encode()}]
-    )
-    answered(page, 5)
+    title = editor_field(page, "About this store", "Title")
+    title.fill("Changed since the export")
+    expect(page.locator("#store-title")).to_have_text("Changed since the export")
+    file: FilePayload = {"name": "course.json", "mimeType": "application/json", "buffer": json.dumps(exported).encode()}
+    page.locator("#editor-import").set_input_files(files=[file])
+    expect(title).to_have_value("My course")
+    expect(page.locator("#store-title")).to_have_text("My course")
     assert draft_of(page) == exported
