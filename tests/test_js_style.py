@@ -19,7 +19,6 @@ LONG_LINES: dict[str, tuple[int, int]] = {
     "site/js/panels/fullscreen.js": (168, 1),
     "site/js/panels/lms.js": (247, 2),
     "site/js/panels/prediction.js": (201, 2),
-    "site/js/panels/store-opening.js": (181, 1),
     "site/js/python/engine-life.js": (176, 1),
     "site/js/python/snapshot-pages.js": (168, 2),
     "site/js/python/worker-boot.js": (163, 1),
