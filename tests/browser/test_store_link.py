@@ -98,6 +98,9 @@ def test_store_links_drafts_and_export_in_the_page(new_context: Any, site_url: s
     page.reload()
     wait_ready(page)
     expect(page.locator("#store-hint")).to_contain_text(f"Restored your draft “{support['title']}”")
+    # The address's policy names the draft's question and tenant: read against the draft's store, not the site's.
+    assert "tenant=harbor-coffee" in page.url
+    expect(page.locator("#notices")).to_be_hidden()
     expect(title).to_have_text(support["title"])
     expect(records).to_have_count(len(support["records"]))
     assert_matches_engine(page, support, {})
@@ -111,8 +114,37 @@ def test_store_links_drafts_and_export_in_the_page(new_context: Any, site_url: s
     wait_ready(second)
     expect(second.locator("#store-title")).to_have_text(support["title"])
     expect(second.locator("#draft-status-text")).to_contain_text("This draft is open in another tab")
+    expect(second.locator("#notices")).to_be_hidden()
     expect(page.locator("#draft-status-text")).to_contain_text("This draft is also open in another tab")
     second.get_by_role("button", name="Take it over here").click()
     expect(second.locator("#draft-status-text")).to_have_text(re.compile(r"^Draft (kept|saved) in this browser"))
     expect(page.locator("#draft-status-text")).to_contain_text("Another tab took this draft over")
     expect(page.get_by_role("button", name="Open a copy")).to_be_visible()
+    # A reload that finds no copy of the store for the tab (too large to keep there) opens the draft's own.
+    page.evaluate("() => sessionStorage.removeItem('retrieval-workbench:store')")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#store-hint")).to_contain_text(f"Restored your draft “{support['title']}”")
+    expect(records).to_have_count(len(support["records"]))
+    assert_matches_engine(page, support, {})
+    expect(page.locator("#draft-status-text")).to_contain_text("This draft is open in another tab")
+
+
+def test_a_browser_that_refuses_storage_says_so_and_still_exports(
+    new_context: Any, site_url: str, tmp_path: Path
+) -> None:
+    """With IndexedDB refused (as in some private windows), the page says edits are not kept and Export still works."""
+    context: BrowserContext = new_context(viewport={"width": 375, "height": 667})
+    context.add_init_script(
+        "IDBFactory.prototype.open = function () { throw new DOMException('The operation is insecure.', 'SecurityError') }"
+    )
+    page = context.new_page()
+    support = load_json(SUPPORT_STORE)
+    page.goto(link_to(site_url, support))
+    wait_ready(page)
+    expect(page.locator("#store-title")).to_have_text(support["title"])
+    expect(page.locator("#draft-status-text")).to_have_text(
+        "This browser does not let the page keep drafts (SecurityError: The operation is insecure.), as in a private "
+        "window or with site storage turned off: edits are lost on reload. Export store keeps your work as a file."
+    )
+    assert exported(page, tmp_path) == SUPPORT_STORE.read_text(encoding="utf-8")

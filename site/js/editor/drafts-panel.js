@@ -4,13 +4,16 @@
 // A store from a link or a draft is opened like a file (panels/store-opening.js's
 // opener: the engine's parser, the same messages). The link's fragment leaves the
 // address once read, and its store becomes this tab's draft, so a reload finds the
-// draft rather than the link's first state.
+// draft rather than the link's first state. Like a file, the store in force is also
+// remembered for the tab (browser/store-file.js), which the page reads before its
+// first frame: the address's policy is then read against that store, and a restored
+// draft that holds the same store needs no second opening.
 
-import { forgetStore, rememberedText } from "../browser/store-file.js";
+import { rememberStore, rememberedText } from "../browser/store-file.js";
 import { addressParams } from "../core/page-core.js";
 import { storeOpener } from "../panels/store-opening.js";
 import { statusMessage } from "./draft-keeper.js";
-import { exportStore, exportText, originalOf, rememberOriginal } from "./store-file-io.js";
+import { exportStore, exportText, originalOf, rememberOriginal, sameJSON, storeText } from "./store-file-io.js";
 import { linkPayload, readStoreLink, storeLink, withoutStoreLink } from "./store-link.js";
 
 /** @param {import("../panels/context.js").Context} context @returns {import("../panels/context.js").Handlers} */
@@ -35,10 +38,11 @@ export function setUp(context) {
    * @param {import("./draft-keeper.js").Draft} draft @param {string} how
    */
   const showDraft = async (draft, how) => {
-    const store = await opener.open("Your saved draft", exportText(draft.store, draft.original), performance.now());
+    const text = exportText(draft.store, draft.original);
+    const store = sameJSON(state().store, draft.store) ? state().store : await opener.open("Your saved draft", text, performance.now());
     if (!store) return null;
     if (draft.original !== null) rememberOriginal(store, draft.original);
-    forgetStore();
+    rememberStore(text);
     hint.textContent = `${how} your draft “${store.title}”: ${store.records.length} records.`;
     return store;
   };
@@ -95,7 +99,8 @@ export function setUp(context) {
     const store = await opener.open(name, read.text, performance.now());
     if (!store) return;
     hint.textContent = `Opened “${store.title}” from the link: ${store.records.length} records, scored over this store's own vocabulary.`;
-    forgetStore();
+    // Kept in the file layout, not the link's compact text: it is what Export writes after a reload.
+    rememberStore(storeText(store));
     await drafts.start({ store, base: "link" });
   };
   // A store link pasted into the address bar of this page changes only its fragment.
