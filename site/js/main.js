@@ -8,11 +8,10 @@ import { loadNotebook } from "./browser/notes.js";
 import { rememberedStore } from "./browser/store-file.js";
 import { createPage, createPerformers, initialState } from "./core/page-core.js";
 import { afterNextFrame, bootPython, engine } from "./engine-start.js";
-import { createDraftKeeper, indexedDBStorage } from "./editor/draft-keeper.js";
-import * as draftsPanel from "./editor/drafts-panel.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
+import * as editor from "./panels/editor.js";
 import * as enginePanel from "./panels/engine.js";
 import * as fullscreen from "./panels/fullscreen.js";
 import * as guides from "./panels/guides.js";
@@ -32,10 +31,7 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [
-  controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing,
-  storeOpening, draftsPanel, guides, scoreboard,
-];
+const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, editor];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {
@@ -47,8 +43,7 @@ function readState() {
  * Set every panel up from one context, each in a task of its own, then call ready with
  * the page, which performs effects through the panels. The controls answer input from
  * their own set-up on; an effect asked for before its panel is set up waits for it
- * (createPerformers). @param {ReturnType<typeof readState>} read
- * @param {(page: ReturnType<typeof createPage>, started: () => void) => void} ready  started: call once the page has started
+ * (createPerformers). @param {ReturnType<typeof readState>} read @param {(page: ReturnType<typeof createPage>) => void} ready
  */
 function setUp({ boot, state }, ready) {
   const performers = createPerformers();
@@ -57,16 +52,11 @@ function setUp({ boot, state }, ready) {
     onStage: (stage) => page.dispatch({ type: "stage-reached", stage }),
     explain: (stage) => stageExplanation(stage, page.state().shown.policy.scorer),
   });
-  const drafts = createDraftKeeper({ storage: indexedDBStorage() });
-  /** @type {() => void} */
-  let markStarted = () => {};
-  const started = new Promise((resolve) => (markStarted = () => resolve(undefined)));
-  const parts = { dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced(), drafts, started };
-  const context = createContext(parts);
+  const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced() });
   const next = (/** @type {number} */ index) => {
     if (index === PANELS.length) {
       performers.ready();
-      return ready(page, markStarted);
+      return ready(page);
     }
     performers.add(PANELS[index].setUp(context));
     inTaskOfItsOwn(() => next(index + 1));
@@ -107,9 +97,8 @@ function afterFirstFrames(step) {
 // shows its start each in a task of its own, so they do not add up to one long task.
 afterFirstFrames(() => inTaskOfItsOwn(() => {
   const read = readState();
-  inTaskOfItsOwn(() => setUp(read, (page, started) => inTaskOfItsOwn(() => {
+  inTaskOfItsOwn(() => setUp(read, (page) => inTaskOfItsOwn(() => {
     page.dispatch({ type: "start", notices: read.notices });
-    started();
     // After the start: a status that arrived meanwhile is replayed now.
     engine.listen((status) => page.dispatch({ type: "engine-status", status }));
     // Python boots once the page has set itself up and drawn that, so its boot never

@@ -22,20 +22,10 @@ export async function readStoreFile(file) {
   } catch (error) {
     return { ok: false, problems: [{ path: file.name, message: `could not be read (${error instanceof Error ? error.message : error})` }] };
   }
-  return parseStoreText(file.name, text);
-}
-
-/**
- * Parse a store's text (from a file, a link or a draft); unparsable text is a problem
- * with a path, like the engine's.
- * @param {string} name @param {string} text
- * @returns {{ok: true, data: any, text: string} | {ok: false, problems: {path: string, message: string}[]}}
- */
-export function parseStoreText(name, text) {
   try {
     return { ok: true, data: JSON.parse(text), text };
   } catch (error) {
-    return { ok: false, problems: [{ path: name, message: `is not valid JSON (${error instanceof Error ? error.message : error})` }] };
+    return { ok: false, problems: [{ path: file.name, message: `is not valid JSON (${error instanceof Error ? error.message : error})` }] };
   }
 }
 
@@ -52,17 +42,8 @@ export function rememberStore(/** @type {string} */ text) {
 /** @returns {any | null} the store opened earlier in this tab */
 export function rememberedStore() {
   try {
-    const text = rememberedText();
+    const text = sessionStorage.getItem(SESSION_KEY);
     return text ? JSON.parse(text) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** @returns {string | null} the text of the store file opened earlier in this tab */
-export function rememberedText() {
-  try {
-    return sessionStorage.getItem(SESSION_KEY);
   } catch {
     return null;
   }

@@ -25,9 +25,6 @@ import { queryOf } from "../core/page-core.js";
  * @property {import("../views/player.js").Player} player
  * @property {import("../views/view.js").Placed} placed  what the views last placed, which every view is placed through
  * @property {Boot} boot
- * @property {import("../editor/draft-keeper.js").DraftKeeper} drafts  this tab's draft, kept as it is edited
- * @property {Promise<unknown>} started  resolves once the page has started (and asked the engine for its store):
- *   a store opened at load (a link's, a draft's) waits for it, or the page's own would follow it into the engine
  * @property {(extra?: Record<string, string>) => string} link  the current configuration's address
  */
 
