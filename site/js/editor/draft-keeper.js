@@ -117,8 +117,10 @@ export function statusMessage(status, clock = (at) => new Date(at).toLocaleTimeS
       return "Another tab saved this draft since this tab last did, so this tab stopped saving rather than write over it. Take it over here, or open a copy.";
     case "refused":
       return status.reason === "quota"
-        ? "This browser's storage for the page is full, so the draft's last edit is not saved here. Export store keeps your work as a file; saving resumes once space is freed."
-        : `This browser does not let the page keep drafts (${status.detail}), as in a private window or with site storage turned off: edits are lost on reload. Export store keeps your work as a file.`;
+        ? "This browser's storage for the page is full, so the draft's last edit is not saved here. " +
+            "Export store keeps your work as a file; saving resumes once space is freed."
+        : `This browser does not let the page keep drafts (${status.detail}), as in a private window or with site storage ` +
+            "turned off: edits are lost on reload. Export store keeps your work as a file.";
   }
 }
 
@@ -240,7 +242,10 @@ export function sessionSlot() {
 }
 
 // randomUUID needs a secure context; a page opened over plain http from a LAN address has none.
-const newId = () => (globalThis.isSecureContext === false || !globalThis.crypto ? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}` : crypto.randomUUID());
+const newId = () =>
+  globalThis.isSecureContext === false || !globalThis.crypto
+    ? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`
+    : crypto.randomUUID();
 
 /**
  * @typedef {object} KeeperOptions
@@ -377,8 +382,10 @@ export function createDraftKeeper({
   /** @param {{store: any, history?: any, base: string, original?: string | null, copyOf?: string | null}} from */
   const begin = async ({ store, history = null, base, original = null, copyOf = null }) => {
     const id = newId();
+    /** @type {DraftMeta} */
+    const meta = { id, base, updated: now(), revision: 0, writer: tab, title: String(store?.title ?? ""), copyOf };
     /** @type {Draft} */
-    const fresh = { meta: { id, base, updated: now(), revision: 0, writer: tab, title: String(store?.title ?? ""), copyOf }, store: structuredClone(store), history: structuredClone(history), original };
+    const fresh = { meta, store: structuredClone(store), history: structuredClone(history), original };
     letGo();
     draft = fresh;
     session.set(id);

@@ -75,7 +75,9 @@ export async function storeLink(store, page) {
   base.hash = "";
   const url = `${base.href}#${LINK_PARAM}=${toBase64url(/** @type {Uint8Array} */ (packed))}`;
   if (url.length <= MAX_LINK_CHARS) return { ok: true, url, chars: url.length };
-  const message = `This store is too large for a link: it would be ${url.length.toLocaleString("en")} characters long, and a link may be at most ${MAX_LINK_CHARS.toLocaleString("en")}. Export the store and share the file instead.`;
+  const message =
+    `This store is too large for a link: it would be ${url.length.toLocaleString("en")} characters long, ` +
+    `and a link may be at most ${MAX_LINK_CHARS.toLocaleString("en")}. Export the store and share the file instead.`;
   return { ok: false, chars: url.length, message };
 }
 
@@ -100,7 +102,9 @@ export async function readStoreLink(hash) {
   const path = "link";
   if (payload === null) return { ok: false, problems: [{ path, message: "carries no store" }] };
   const bytes = fromBase64url(payload);
-  if (!bytes || bytes.length === 0) return { ok: false, problems: [{ path, message: "is damaged: its store is not in the form a copied link has (it may have been cut short)" }] };
+  if (!bytes || bytes.length === 0) {
+    return { ok: false, problems: [{ path, message: "is damaged: its store is not in the form a copied link has (it may have been cut short)" }] };
+  }
   let unpacked;
   try {
     unpacked = await through(bytes, new DecompressionStream("deflate-raw"), MAX_STORE_BYTES);
