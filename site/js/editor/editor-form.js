@@ -99,16 +99,17 @@ function optionsFor(row, draft) {
 }
 
 /**
- * Move up, move down and remove buttons for item index of the list at path.
+ * Move up, move down and remove buttons for item index of the list at path; each button's
+ * name begins with its visible words and goes on with the item's, as a screen reader lists it.
  * @param {Path} list @param {number} index @param {number} count @param {string} name
  */
 function itemButtons(list, index, count, name) {
   const at = JSON.stringify(list);
   return html`<div class="ed-item-actions">
 <button type="button" class="small" data-action="move" data-list="${at}" data-index="${index}" data-step="-1"
- aria-label="Move ${name} up"${index === 0 ? html` disabled` : ""}>Move up</button>
+ aria-label="Move up ${name}"${index === 0 ? html` disabled` : ""}>Move up</button>
 <button type="button" class="small" data-action="move" data-list="${at}" data-index="${index}" data-step="1"
- aria-label="Move ${name} down"${index === count - 1 ? html` disabled` : ""}>Move down</button>
+ aria-label="Move down ${name}"${index === count - 1 ? html` disabled` : ""}>Move down</button>
 <button type="button" class="small" data-action="remove" data-list="${at}" data-index="${index}" aria-label="Remove ${name}">Remove</button>
 </div>`;
 }

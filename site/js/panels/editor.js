@@ -8,7 +8,7 @@
 // is kept in this browser as it is edited (editor/draft-keeper.js), exported, imported and
 // shared in a link (store-file-io.js, store-link.js); a store link opens in the editor.
 
-import { readStoreFile } from "../browser/store-file.js";
+import { readStoreFile, rememberStore } from "../browser/store-file.js";
 import { defaultPolicy } from "../core/state.js";
 import { createDraftKeeper, indexedDBStorage, statusMessage } from "../editor/draft-keeper.js";
 import { editorForm } from "../editor/editor-form.js";
@@ -48,7 +48,7 @@ const REDRAWN_ON_CHANGE = /^(tenants\[\d+\]\.(id|label)|records\[\d+\]\.id|quest
 const plural = (count, one) => `${count} ${one}${count === 1 ? "" : "s"}`;
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
-export function setUp({ byId, dispatch, state, engine }) {
+export function setUp({ byId, dispatch, state, engine, started }) {
   const box = byId("editor");
   const form = /** @type {HTMLFormElement} */ (byId("editor-form"));
   const status = byId("editor-status");
@@ -203,6 +203,8 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
     editor.problems = [];
     dispatch({ type: "store-switched", store: draft, custom: true, opened: true, at, edited: true });
+    // The tab's store in force, as a file's is: a reload reads the address's policy against it.
+    rememberStore(text);
     const shown = `The workbench shows this draft (${plural(Array.isArray(draft.records) ? draft.records.length : 0, "record")}).`;
     /** @param {Claim[]} claims */
     const flag = (claims) => {
@@ -433,8 +435,8 @@ export function setUp({ byId, dispatch, state, engine }) {
     }
     open(data ?? state().store, performance.now(), { base: "link", unread: problems });
   };
-  if (linkPayload(location.hash) !== null) openLink();
-  else keeper.restore().then(resume);
+  if (linkPayload(location.hash) !== null) started.then(openLink);
+  else Promise.all([keeper.restore(), started]).then(([kept]) => resume(kept));
 
   return {};
 }
