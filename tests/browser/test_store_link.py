@@ -84,8 +84,9 @@ def test_store_links_open_in_the_workbench_and_survive_a_reload(
     link = page.evaluate("() => navigator.clipboard.readText()")
     assert "#store=" in link and len(link) <= 8000
 
-    # The link, opened in a fresh page, shows its store, its markup as text and nothing run.
-    page.goto("about:blank")
+    # The link, opened in a new tab (as a learner would), shows its store, its markup as text and nothing run.
+    page.close()
+    page = context.new_page()
     page.goto(link)
     wait_ready(page)
     shows_store(page, store)
@@ -118,6 +119,21 @@ def test_store_links_open_in_the_workbench_and_survive_a_reload(
         assert page.locator("#editor img[src='x']").count() == 0
         assert page.evaluate("() => window.pwned") is None
         page.close()
+
+
+def test_a_learner_opens_a_store_link_in_a_new_tab_and_reloads(new_context: Any, site_url: str) -> None:
+    """A new tab holds no store of its own: the link's store is the one the engine answers from, and
+    after a reload the address's policy (its question and tenant) is read against the draft's store."""
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    support = load_json(SUPPORT_STORE)
+    page.goto(link_to(site_url, support))
+    wait_ready(page)
+    shows_store(page, support)
+    expect(page.locator("#notices")).to_be_hidden()
+    page.reload()
+    wait_ready(page)
+    shows_store(page, support)
+    expect(page.locator("#notices")).to_be_hidden()
 
 
 def test_a_browser_that_refuses_storage_says_so_and_still_exports(

@@ -119,18 +119,3 @@ export function exportStore(store, original = null) {
   return { name, text };
 }
 
-// The text each store object in the page was opened from, so Export gives a store
-// opened unchanged back as its own file. Keyed by the object itself: an edit makes a
-// new object, which has none.
-/** @type {WeakMap<object, string>} */
-const ORIGINALS = new WeakMap();
-
-/** Note the text a store object was opened from. @param {object} store @param {string} text */
-export function rememberOriginal(store, text) {
-  ORIGINALS.set(store, text);
-}
-
-/** The text a store object was opened from, or null. @param {any} store @returns {string | null} */
-export function originalOf(store) {
-  return store && typeof store === "object" ? (ORIGINALS.get(store) ?? null) : null;
-}

@@ -1,9 +1,12 @@
 // A store carried in a link's fragment: written compressed, read back as untrusted text.
 //
 // The fragment (#store=…) never leaves the browser, so no server sees the store. The
-// query keeps what it always carried (policy and share options): a store link may hold
-// both. Reading a link only turns it back into text; the text is then opened like a
-// file, through the engine's parser, with the same messages.
+// query keeps a link's share options (core/share.js: stage, hidden controls…), so a
+// store link may carry both; not the policy, which the page reads before the link's
+// store is open, against its own store. Reading a link only turns it back into text;
+// the text is then opened like a file, through the engine's parser, with the same messages.
+
+import { SHARE_PARAMS } from "../core/share.js";
 
 /** The fragment's parameter that holds a store. */
 export const LINK_PARAM = "store";
@@ -66,13 +69,15 @@ async function through(bytes, stream, limit = Infinity) {
  * A link to the page that carries the store in its fragment, or why there is none: past
  * MAX_LINK_CHARS it says to export the file instead, with both sizes.
  * @param {any} store  the store (written compact: the link's size is what matters)
- * @param {string} page  the page's address with the query to keep (its fragment is replaced)
+ * @param {string} page  the page's address: its share options are kept, its policy and fragment are not
  * @returns {Promise<{ok: true, url: string, chars: number} | {ok: false, chars: number, message: string}>}
  */
 export async function storeLink(store, page) {
   const packed = await through(new TextEncoder().encode(JSON.stringify(store)), new CompressionStream("deflate-raw"));
   const base = new URL(page);
   base.hash = "";
+  const kept = [...base.searchParams].filter(([name]) => SHARE_PARAMS.includes(name));
+  base.search = new URLSearchParams(kept).toString();
   const url = `${base.href}#${LINK_PARAM}=${toBase64url(/** @type {Uint8Array} */ (packed))}`;
   if (url.length <= MAX_LINK_CHARS) return { ok: true, url, chars: url.length };
   const message =
