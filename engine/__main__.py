@@ -23,7 +23,7 @@ from .api import evaluate, run
 from .evaluate import printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
-from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, blend_for
+from .scorers import BLENDS_BY_ID, COLUMNS, PACKINGS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column
 from .shapes import ErrorResult, Evaluation, Result
 from .version import __version__
 
@@ -210,7 +210,7 @@ def format_table(result: Result) -> str:
         cells = (
             f"{row['id']:<6} {row['words']:>5} "
             + "".join(f"{_number(row[column.id], column.places):>{_width(column)}} " for column in columns)
-            + f"{row['score']:>7.3f} "
+            + f"{_number(row['score'], 3):>7} "
             + "".join(f"{_rank(row['ranks'].get(name)):>{max(4, len(title))}} " for name, title in ranks)
             + " "
         )
@@ -301,7 +301,7 @@ def _score_lines(result: Result) -> list[str]:
     question = result["question"]
     scorer = SCORERS_BY_ID[policy["scorer"]]
     lines = [
-        f"{scorer.name}: {blend_for(policy).formula.format(relevance=scorer.relevance)}",
+        f"{scorer.name}: {BLENDS_BY_ID[policy['blend']].formula.format(relevance=scorer.relevance)}",
         scorer.formula,
     ]
     lines.append(f"{scorer.relevance} = {scorer.normaliser}")
@@ -313,7 +313,59 @@ def _score_lines(result: Result) -> list[str]:
         lines.append(SHARED_INDEX)
     named = ", ".join(f"#{SCORER_NAMES[name]} is the rank under {SCORER_NAMES[name]}" for name in scorer.ranks)
     lines.append(f"{named}; {scorer.name} ranks and packs")
+    lines += weighing_lines(result)
+    packing = next(row for row in PACKINGS if row.chosen(_Policy(policy)))
+    lines.append(f"Packing: {packing.label}" + (f", λ = {policy['mmr_lambda']:g}" if packing.id == "mmr" else ""))
     return lines
+
+
+class _Policy:
+    """A result's policy object read by attribute, as the packing table's rows read a policy."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def weighing_lines(result: Result) -> list[str]:
+    """Under a blend that normalises: each term, the bounds it was normalised between over
+    the ranked records, and its weight; then each ranked record's terms raw, normalised and
+    weighted, and its score."""
+    weighing = result["weighing"]
+    if weighing is None:
+        return []
+    over = weighing["over"]
+    lines = []
+    for term in weighing["terms"]:
+        if term["low"] is None or term["high"] is None:
+            lines.append(f"{term['term']} = {term['raw']}: no record reaches ranking, so nothing is normalised")
+            continue
+        same = term["low"] == term["high"]
+        lines.append(
+            f"{term['term']} = {term['raw']}, weight {term['weight']:g}; "
+            + (
+                f"{_four(term['low'])} for {_all_ranked(over)}, so each is normalised to 0.5"
+                if same
+                else f"normalised between {_four(term['low'])} (to 0) and {_four(term['high'])} (to 1) over the {over} ranked record{'s' if over != 1 else ''}"
+            )
+        )
+    for place, rid in enumerate(result["ranked"], start=1):
+        row = next(r for r in result["records"] if r["id"] == rid)
+        weighed = row["weighed"] or []
+        parts = "; ".join(
+            f"{term['term']} {_four(raw)} → {_four(normalised)} × {term['weight']:g} = {_four(weighted)}"
+            for term, (raw, normalised, weighted) in zip(weighing["terms"], weighed, strict=True)
+        )
+        lines.append(f"{rid} (ranked {place}): {parts}; score {_four(row['score'] or 0.0)}")
+    return lines
+
+
+def _all_ranked(over: int) -> str:
+    """ "all 3 ranked records", or "the only ranked record"."""
+    return "the only ranked record" if over == 1 else f"all {over} ranked records"
+
+
+def _four(value: float) -> str:
+    return f"{value:.4f}"
 
 
 def _labelled(label: str, texts: list[str]) -> list[str]:

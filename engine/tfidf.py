@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -220,3 +220,20 @@ def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)
     return Scoring("tfidf", scores.cosines, scores.parts, unmatched, scores.cosines, question)
+
+
+def likeness(asking: Asking) -> Callable[[int, int], float]:
+    """The cosine of two records' TF-IDF vectors (by store position), over the terms they share
+    in sorted order: how alike the lexical scorers see them, for a diversity packing."""
+    index = store_index(asking.session)
+    idf, documents = index.idf, index.documents
+
+    def cosine_of(a: int, b: int) -> float:
+        first, second = documents[a], documents[b]
+        if first.length == 0.0 or second.length == 0.0:
+            return 0.0
+        fewer, more = sorted((first.counts, second.counts), key=len)
+        shared = sorted(term for term in fewer if term in more)
+        return min(1.0, math.fsum(first.weight(term, idf) * second.weight(term, idf) for term in shared))
+
+    return cosine_of

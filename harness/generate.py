@@ -68,6 +68,9 @@ SMALL_STORE_SPANS: dict[str, float] = {
 # The record key a number field is compared with: its values there are drawn half the
 # time, since an inclusive limit is decided only where the two are equal.
 RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours"}
+# Fields whose default turns something off (λ = 1: no diversity packing): it is drawn half the
+# time, so generated policies exercise both sides.
+OFF_AT_DEFAULT: tuple[str, ...] = ("mmr_lambda",)
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,8 @@ def values_of(field: Field, store: dict[str, Any]) -> Values:
     step = None if field.step == "any" else Decimal(field.step)
     key = RECORD_EDGES.get(field.name)
     edges = tuple(sorted({r[key] for r in store["records"] if field.minimum <= r[key] <= high})) if key else ()
+    if field.name in OFF_AT_DEFAULT:
+        edges = (field.default,)
     # A whole default draws whole numbers too: records' ages are whole hours, and the
     # inclusive age limit is exercised only when the two can be equal.
     if field.kind == "int" or isinstance(field.default, int):

@@ -4,6 +4,7 @@
 // other scores and ranks, and under the scorers that read meaning, the map.
 
 import { blendFor, COLUMNS, scorerRow } from "../core/scorers.js";
+import { generativeAgentsBlend } from "./blend-generative-agents.js";
 import { seedBlend } from "./blend-seed.js";
 import { bm25Breakdown } from "./breakdown-bm25.js";
 import { cosineBreakdown } from "./breakdown-cosine.js";
@@ -22,7 +23,7 @@ import { badge, otherRanks } from "./records.js";
 export const BREAKDOWN_VIEWS = { cosine: cosineBreakdown, bm25: bm25Breakdown, embedding: embeddingBreakdown, fusion: fusionBreakdown };
 
 /** Each blend's view of a record's score, by the name the blend table gives it. */
-export const BLEND_VIEWS = { seed: seedBlend };
+export const BLEND_VIEWS = { seed: seedBlend, "generative-agents": generativeAgentsBlend };
 
 /**
  * Why this record is the one explained: the learner's pick (still ranked, or excluded and
