@@ -78,9 +78,14 @@ const STEPS = 4;
  */
 
 /**
+ * What the page asks of the engine: open a store, run a policy, evaluate or sweep, check a draft store.
+ * @typedef {"open" | "run" | "evaluate" | "sweep" | "check"} RequestKind
+ */
+
+/**
  * @typedef {object} Request
  * @property {number} id
- * @property {"open" | "run" | "evaluate" | "sweep"} kind  evaluate and sweep are answered like a run
+ * @property {RequestKind} kind  evaluate, sweep and check are answered like a run
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
  * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
@@ -112,7 +117,7 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, parts?: string | null, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: "open" | "run" | "evaluate" | "sweep", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
+ *   | {type: "request", id: number, kind: RequestKind, body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
  *   | {type: "tick", now: number}
  *   | {type: "vectors-progress", loaded: number, total: number}
  *   | {type: "vectors-ready", tokens: number, dims: number, now: number}
@@ -310,6 +315,7 @@ function same(state) {
 function post(request) {
   if (request.kind === "open") return { type: MSG.OPEN, id: request.id, store: request.body };
   if (request.kind === "run") return { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
+  if (request.kind === "check") return { type: MSG.CHECK, id: request.id, store: request.body };
   return { type: MSG.EVALUATE, id: request.id, policy: request.body, sweep: request.kind === "sweep" };
 }
 

@@ -210,5 +210,7 @@ export async function load(state, runtime) {
   });
   // Imported when first asked for (a fresh Python's snapshot also takes it in, when idle): the first answer never waits for it.
   const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
-  return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS };
+  // check_store_json imports the check (engine/claims.py) only when the editor first asks.
+  const checkJson = () => engine.check_store_json;
+  return { openJson, loadEmbedding, evaluateJson, checkJson, files: pyodide.FS };
 }
