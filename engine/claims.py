@@ -383,8 +383,8 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
             add(row[key], f"{rid}'s {key}")
         # A normalising blend's terms (the Generative Agents view): raw, normalised, weighted.
         for term, values in zip((result["weighing"] or {"terms": []})["terms"], row["weighed"] or [], strict=False):
-            for value, stage in zip(values, ("raw", "normalised", "weighted"), strict=False):
-                add(value, f"{rid}'s {stage} {term['term']}")
+            for number, stage in zip(values, ("raw", "normalised", "weighted"), strict=False):
+                add(number, f"{rid}'s {stage} {term['term']}")
         add(row["rank"], f"{rid}'s rank")
         for scorer, place in row["ranks"].items():
             add(place, f"{rid}'s rank under {SCORER_NAMES.get(scorer, scorer)}")
