@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from .api import check_store, evaluate, load_vectors, run
-from .evaluate import printed
+from .api import check_store, evaluate, load_vectors, run, sweep
+from .evaluate import SWEPT, printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
 from .scorers import BLENDS_BY_ID, COLUMNS, PACKINGS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column
-from .shapes import ErrorResult, Evaluation, Result, StoreCheck
+from .shapes import ErrorResult, Evaluation, Result, StoreCheck, Sweep
 from .version import __version__
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
@@ -109,6 +109,12 @@ def build_parser(store: Any = None) -> argparse.ArgumentParser:
         help="evaluate instead: every question of the store under every scorer, with the other policy flags, "
         "measured against the questions' supporting records (recall, precision, MRR and nDCG at k = max records, "
         "coverage)",
+    )
+    parser.add_argument(
+        "--sweep",
+        choices=SWEPT,
+        help="sweep instead: every scorer's mean nDCG at k over the store's questions as this field goes from 0 to 1 "
+        "in steps of 0.1, with the other policy flags",
     )
     parser.add_argument(
         "--check-guides",
@@ -291,6 +297,22 @@ def format_evaluation(evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
+def format_sweep(sweep: Sweep) -> str:
+    """A sweep as plain text: a row per value of the field swept, each scorer's mean nDCG at k
+    ("–" where nothing is measured), the value in force marked."""
+    field = FIELDS_BY_NAME[sweep["field"]]
+    scorers = list(sweep["points"][0]["ndcg"]) if sweep["points"] else []
+    lines = [
+        f"Sweep: mean nDCG@{sweep['k']} over the store's questions as {field.label} ({field.flag}) goes from 0 to 1",
+        f"{field.name:<14}" + "".join(f"{SCORER_NAMES[s]:>11}" for s in scorers),
+    ]
+    for point in sweep["points"]:
+        now = " (set now)" if point["value"] == sweep["policy"][sweep["field"]] else ""
+        cells = "".join(f"{'–' if v is None else printed(v):>11}" for v in point["ndcg"].values())
+        lines.append(f"{point['value']:<14g}{cells}{now}")
+    return "\n".join(lines)
+
+
 def own_question_note(evaluation: Evaluation) -> str | None:
     """What an evaluation did with the own question the policy holds, if any: nothing, as
     engine/evaluate.py sets it aside."""
@@ -468,7 +490,12 @@ def main(argv: list[str] | None = None) -> int:
         checked = check_store(store, vectors=lambda: load_vectors(args.vectors))
         return _report_check(checked, args.fixtures or DEFAULT_STORE, args.json)
     request = {"store": store, "policy": policy}
-    result = evaluate(request, vectors=args.vectors) if args.evaluate else run(request, vectors=args.vectors)
+    if args.sweep:
+        result: Any = sweep(request, args.sweep, vectors=args.vectors)
+    elif args.evaluate:
+        result = evaluate(request, vectors=args.vectors)
+    else:
+        result = run(request, vectors=args.vectors)
     if "error" in result:
         refused = cast(ErrorResult, result)["error"]
         source = args.fixtures or DEFAULT_STORE
@@ -476,10 +503,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.json:
         text = json.dumps(result, ensure_ascii=False, indent=2)
-        note = own_question_note(cast(Evaluation, result)) if args.evaluate else None
+        note = own_question_note(cast(Evaluation, result)) if args.evaluate and not args.sweep else None
         if note:
             # Beside the object, not in it: the page and scripts read the same object.
             print(f"python -m engine: note: {note}", file=sys.stderr)
+    elif args.sweep:
+        text = format_sweep(cast(Sweep, result))
     elif args.evaluate:
         text = format_evaluation(cast(Evaluation, result))
     else:

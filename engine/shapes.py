@@ -371,17 +371,19 @@ class Evaluation(TypedDict):
 
 
 class SweepPoint(TypedDict):
-    """Each scorer's mean nDCG at k at one recency weight (None when nothing is measured)."""
+    """Each scorer's mean nDCG at k at one value of the field swept (None when nothing is measured)."""
 
-    recency_weight: float
+    value: float
     ndcg: dict[str, float | None]
 
 
 class Sweep(TypedDict):
-    """An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
-    of 0.1, the rest of the policy as given (``evaluate.sweep_recency``)."""
+    """An evaluation's mean nDCG per scorer as the policy ``field`` swept (the recency weight,
+    or MMR's λ: ``evaluate.SWEPT``) goes from 0 to 1 in steps of 0.1, the rest of the policy
+    as given (``evaluate.sweep_over``)."""
 
     policy: dict[str, Any]
+    field: str
     k: int
     points: list[SweepPoint]
 

@@ -380,17 +380,19 @@
  */
 
 /**
- * Each scorer's mean nDCG at k at one recency weight (None when nothing is measured).
+ * Each scorer's mean nDCG at k at one value of the field swept (None when nothing is measured).
  * @typedef {object} SweepPoint
- * @property {number} recency_weight
+ * @property {number} value
  * @property {Record<string, number | null>} ndcg
  */
 
 /**
- * An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
- * of 0.1, the rest of the policy as given (`evaluate.sweep_recency`).
+ * An evaluation's mean nDCG per scorer as the policy `field` swept (the recency weight,
+ * or MMR's λ: `evaluate.SWEPT`) goes from 0 to 1 in steps of 0.1, the rest of the policy
+ * as given (`evaluate.sweep_over`).
  * @typedef {object} Sweep
  * @property {Policy} policy
+ * @property {string} field
  * @property {number} k
  * @property {SweepPoint[]} points
  */
@@ -706,11 +708,12 @@ export const SHAPE_KEYS = Object.freeze({
     "out_of_scope"
   ],
   "SweepPoint": [
-    "recency_weight",
+    "value",
     "ndcg"
   ],
   "Sweep": [
     "policy",
+    "field",
     "k",
     "points"
   ],
