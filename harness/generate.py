@@ -185,8 +185,33 @@ RECORD = st.fixed_dictionaries(
             min_size=1,
             max_size=15,
         ).map(" ".join),
-    }
+    },
+    # How much it matters, 1 to 10, or left out (5).
+    optional={"importance": st.integers(1, 10)},
 )
+# A word an agent's repeated observation adds to a record it copies ("" copies it exactly).
+COPY_WORDS = ("", "again", "today", "the", "incident")
+
+
+def near_copies(records: list[dict[str, Any]]) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """The records, then up to four near-copies of some of them (the same text with a word
+    added, or none), each with an importance of its own: what makes a diversity packing choose."""
+    copies = st.lists(
+        st.tuples(st.integers(0, len(records) - 1), st.sampled_from(COPY_WORDS), st.integers(1, 10)), max_size=4
+    )
+    return copies.map(
+        lambda picked: (
+            records
+            + [
+                {**records[i], "text": f"{records[i]['text']} {word}".strip(), "importance": importance}
+                for i, word, importance in picked
+            ]
+        )
+    )
+
+
+# Records with importance and near-copies among them.
+RECORDS_WITH_COPIES = st.lists(RECORD, min_size=1, max_size=10).flatmap(near_copies)
 
 
 def random_store(base: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:
