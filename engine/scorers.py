@@ -269,7 +269,9 @@ class Blend:
     record alone, so a record that does not reach ranking has one too; a blend that
     normalises over the ranked records gives those others none. ``presets`` are the
     published settings a learner can apply at once; ``named`` what the score is made of, as
-    the records table's head says it (``{scorer}`` stands for the scorer's name)."""
+    the records table's head says it (``{scorer}`` stands for the scorer's name); ``leads``
+    that the breakdown shows its view before the scorer's (the scorer's relevance is one
+    term of several)."""
 
     id: str
     label: str
@@ -278,6 +280,7 @@ class Blend:
     breakdown: str
     alone: bool
     named: str
+    leads: bool = False
     presets: tuple[Preset, ...] = ()
 
 
@@ -302,6 +305,7 @@ BLENDS: tuple[Blend, ...] = (
         breakdown="generative-agents",
         alone=False,
         named="Generative Agents: recency, importance, {scorer}",
+        leads=True,
         presets=(
             Preset(
                 "Use the published code's weights",
@@ -388,7 +392,14 @@ def scorers_js() -> str:
     rows = {row["id"]: row for row in scorer_rows()}
     columns = {c.id: {"id": c.id, "header": c.header, "places": c.places} for c in COLUMNS.values()}
     blends = {
-        b.id: {"id": b.id, "label": b.label, "breakdown": b.breakdown, "alone": b.alone, "named": b.named}
+        b.id: {
+            "id": b.id,
+            "label": b.label,
+            "breakdown": b.breakdown,
+            "alone": b.alone,
+            "named": b.named,
+            "leads": b.leads,
+        }
         for b in BLENDS
     }
     return (
@@ -412,9 +423,9 @@ def scorers_js() -> str:
         "/** The blends: each row's id, label, breakdown view, whether a record's score is its own alone, and what the score is made of. */\n"
         f"export const BLENDS = Object.freeze({dump(blends, ensure_ascii=False, indent=2)});\n\n"
         "/** The blend in force: the row the policy's blend names. "
-        "@param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string}} */\n"
+        "@param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}} */\n"
         "export function blendFor(policy) {\n"
-        "  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];\n"
+        "  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];\n"
         "}\n\n"
         "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
         f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"

@@ -463,18 +463,20 @@ def check_generative_agents_view(result: Result, record: Any, breakdown: str) ->
         return
     for term, (raw, normalised, weighted) in zip(weighing["terms"], record["weighed"], strict=True):
         low, high = term["low"], term["high"]
-        assert f"normalised between {low:.4f} and {high:.4f}:" in breakdown
         if low == high:
             every = "the only ranked record" if over == 1 else f"all {over} ranked records"
             assert normalised == 0.5 and f"{low:.4f} for {every}, so 0.5" in breakdown
         else:
-            assert f"({raw:.4f} − {low:.4f}) / ({high:.4f} − {low:.4f}) = {normalised:.4f}" in breakdown
+            assert (
+                f"normalised between {low:.4f} and {high:.4f}: "
+                f"({raw:.4f} − {low:.4f}) / ({high:.4f} − {low:.4f}) = {normalised:.4f}"
+            ) in breakdown
         assert f"× {js_number(term['weight'])} = {weighted:.4f}" in breakdown
     total = " + ".join(
         f"{js_number(term['weight'])} × {w[1]:.4f}"
         for term, w in zip(weighing["terms"], record["weighed"], strict=True)
     )
-    assert f"Score = {total} = {record['score']:.4f} ." in breakdown
+    assert f"Score = {total} = {record['score']:.4f} : Generative Agents," in breakdown
 
 
 def js_number(value: float) -> str:

@@ -166,20 +166,22 @@ export const BLENDS = Object.freeze({
     "label": "Relevance blended with recency",
     "breakdown": "seed",
     "alone": true,
-    "named": "{scorer} + recency"
+    "named": "{scorer} + recency",
+    "leads": false
   },
   "generative-agents": {
     "id": "generative-agents",
     "label": "Generative Agents: recency + importance + relevance",
     "breakdown": "generative-agents",
     "alone": false,
-    "named": "Generative Agents: recency, importance, {scorer}"
+    "named": "Generative Agents: recency, importance, {scorer}",
+    "leads": true
   }
 });
 
-/** The blend in force: the row the policy's blend names. @param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string}} */
+/** The blend in force: the row the policy's blend names. @param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}} */
 export function blendFor(policy) {
-  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];
+  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];
 }
 
 /** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */

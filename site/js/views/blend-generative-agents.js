@@ -27,7 +27,8 @@ function normalisedText(term, raw, normalised, over) {
   const low = /** @type {number} */ (term.low);
   const high = /** @type {number} */ (term.high);
   if (low === high) return `${fixed4(low)} for ${over === 1 ? "the only ranked record" : `all ${over} ranked records`}, so 0.5`;
-  return `(${fixed4(raw)} − ${fixed4(low)}) / (${fixed4(high)} − ${fixed4(low)}) = ${fixed4(normalised)}`;
+  const [from, to] = [fixed4(low), fixed4(high)];
+  return `normalised between ${from} and ${to}: (${fixed4(raw)} − ${from}) / (${to} − ${from}) = ${fixed4(normalised)}`;
 }
 
 /** A term's raw value, as made. @param {WeighedTerm} term @param {number} raw @param {Result} result @param {RecordResult} r */
@@ -52,16 +53,14 @@ ${note}`;
   const weighed = r.weighed;
   const items = weighing.terms.map((term, i) => {
     const [raw, normalised, weighted] = weighed[i];
-    const [low, high] = [fixed4(/** @type {number} */ (term.low)), fixed4(/** @type {number} */ (term.high))];
     const made = normalisedText(term, raw, normalised, weighing.over);
-    return html`<li data-term="${term.term}"><strong>${term.term}</strong> ${rawText(term, raw, result, r)};
-normalised between ${low} and ${high}: ${made}; × ${term.weight} = ${fixed4(weighted)}</li>`;
+    const value = rawText(term, raw, result, r);
+    return html`<li data-term="${term.term}"><strong>${term.term}</strong> ${value}; ${made}; × ${term.weight} = ${fixed4(weighted)}</li>`;
   });
   const sum = weighing.terms.map((term, i) => `${term.weight} × ${fixed4(weighed[i][1])}`).join(" + ");
   const records = `${weighing.over} record${weighing.over === 1 ? "" : "s"}`;
-  return html`<p class="formula">Generative Agents: each term min-max normalised to 0–1 over the ${records} that reach ranking
-(lowest to 0, highest to 1), then weighted.</p>
+  return html`<p class="formula">Score = ${sum} = <strong>${fixed4(/** @type {number} */ (r.score))}</strong>: Generative Agents,
+each term min-max normalised over the ${records} that reach ranking (lowest to 0, highest to 1), then weighted:</p>
 <ul class="formula ga-terms">${items}</ul>
-<p class="formula">Score = ${sum} = <strong>${fixed4(/** @type {number} */ (r.score))}</strong>.</p>
 ${note}`;
 }

@@ -50,12 +50,14 @@ export function renderBreakdown(result, id, choice = { picked: false, displaced:
   const r = result.records.find((x) => x.id === id) ?? result.records[0];
   const row = scorerRow(result.policy.scorer);
   const { head, body } = BREAKDOWN_VIEWS[/** @type {keyof typeof BREAKDOWN_VIEWS} */ (row.breakdown)](result, r);
-  const blend = BLEND_VIEWS[/** @type {keyof typeof BLEND_VIEWS} */ (blendFor(result.policy).breakdown)](result, r);
+  const blendRow = blendFor(result.policy);
+  const blend = BLEND_VIEWS[/** @type {keyof typeof BLEND_VIEWS} */ (blendRow.breakdown)](result, r);
   const outcome = html`<p class="formula breakdown-outcome">${badge(r.outcome)} ${r.reason}</p>`;
   return html`<p class="breakdown-why" data-shown="${r.id}" data-picked="${choice.picked}">${whyShown(result, r, choice)}</p>
 ${r.rank ? "" : outcome}<h3 id="breakdown-title">${head}</h3>
+${blendRow.leads ? blend : ""}
 ${body}
-${blend}
+${blendRow.leads ? "" : blend}
 <p class="formula other-scorer">${otherScores(result, r)}</p>
 ${r.rank ? outcome : ""}
 ${row.pieces ? renderMap(result, r.id) : ""}`;
