@@ -223,17 +223,26 @@ def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
 
 
 def likeness(asking: Asking) -> Callable[[int, int], float]:
-    """The cosine of two records' TF-IDF vectors (by store position), over the terms they share
-    in sorted order: how alike the lexical scorers see them, for a diversity packing."""
-    index = store_index(asking.session)
+    """The cosine of two records' TF-IDF vectors (by store position), over the terms they share:
+    how alike the lexical scorers see them, for a diversity packing. Each record's unit
+    weights are made the first time it is compared, and kept; ``fsum`` is correctly rounded,
+    so the order the shared terms come in cannot change the sum."""
+    session = asking.session
+    index = store_index(session)
     idf, documents = index.idf, index.documents
+    units: dict[int, dict[str, float]] = session.keep("tfidf unit weights", None, dict)
+
+    def unit(position: int) -> dict[str, float]:
+        made = units.get(position)
+        if made is None:
+            document = documents[position]
+            made = units[position] = {term: document.weight(term, idf) for term in document.counts}
+        return made
 
     def cosine_of(a: int, b: int) -> float:
-        first, second = documents[a], documents[b]
-        if first.length == 0.0 or second.length == 0.0:
-            return 0.0
-        fewer, more = sorted((first.counts, second.counts), key=len)
-        shared = sorted(term for term in fewer if term in more)
-        return min(1.0, math.fsum(first.weight(term, idf) * second.weight(term, idf) for term in shared))
+        first, second = unit(a), unit(b)
+        if len(second) < len(first):
+            first, second = second, first
+        return min(1.0, math.fsum([weight * second[term] for term, weight in first.items() if term in second]))
 
     return cosine_of
