@@ -24,8 +24,7 @@ from .scorers import (
     SCORERS_BY_ID,
     Preset,
 )
-
-STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
+from .store_format import GUIDE_PARTS, STORE_KINDS, format_rows
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
 
@@ -344,7 +343,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
-__all__ = ["EMBEDDING_SCORERS", "OTHER_SCORER", "SCORER_NAMES"]  # re-exported from the scorer table
+__all__ = ["EMBEDDING_SCORERS", "GUIDE_PARTS", "OTHER_SCORER", "SCORER_NAMES", "STORE_KINDS"]  # re-exported
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
 _DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
@@ -385,17 +384,6 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
 
-# The parts of the page a guided step can show, each with the heading a learner knows it by:
-# a step's ``shows`` names one, and applying the step brings it into view.
-GUIDE_PARTS: dict[str, str] = {
-    "reading": "how the question is read",
-    "table": "the records table",
-    "breakdown": "the score breakdown",
-    "map": "the map of meaning",
-    "tray": "the selected context",
-    # Showing it has the scoreboard measure every question (core/guided.js SCOREBOARD_PART).
-    "scoreboard": "the scoreboard",
-}
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
 OUTCOMES_BY_CODE: dict[str, Outcome] = {o.code: o for o in OUTCOME_TABLE}
 
@@ -477,8 +465,6 @@ def _js_type(field: Field) -> str:
 
 def tables_js() -> str:
     """site/js/core/tables.js: the two tables, the store format and the Policy type, for the page and Node."""
-    from .store_format import format_rows  # the format's choices come from this module's tables
-
     typedef = "\n".join(f" * @property {{{_js_type(f)}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (

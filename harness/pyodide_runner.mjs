@@ -43,12 +43,11 @@ const pyodide = await loadPyodide({
 });
 const sitePackages = "/lib/python3.14/site-packages";
 /** Unpack a built archive (path relative to the site) into site-packages, as the worker does. */
-function unpack(relative, format) {
-  const file = readFileSync(path.join(site, relative));
+function unpack(/** @type {Uint8Array} */ file, /** @type {string} */ format) {
   pyodide.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
 }
-unpack(runtime.wheelURL, "wheel");
-unpack(runtime.engineBytecodeURL, "zip");
+unpack(readFileSync(path.join(site, runtime.wheelURL)), "wheel");
+unpack(await decode(runtime.engineBytecodeURL), "zip");
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
 const engine = pyodide.pyimport("engine");
 let vectors = null;
