@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, error_result, internal_error
-from .parse import parse_store
+from .parse import parse_policy, parse_store
 from .session import Session, dumps
-from .shapes import ErrorResult, Evaluation, Problem, Result, StoreCheck, VectorsLoaded
+from .shapes import ErrorResult, Evaluation, Problem, Result, StoreCheck, Sweep, VectorsLoaded
 
 if TYPE_CHECKING:
     from .embedding import StaticEmbedding  # imported with the vectors (session.py)
@@ -130,6 +130,21 @@ def evaluate(request: Any, *, vectors: str | Path | None = None) -> Evaluation |
         _check_request(request)
         session = Session(parse_store(request["store"]), vectors=lambda: load_vectors(vectors))
         return evaluate_policy(session, request.get("policy"))
+    except InputError as error:
+        return error_result(error)
+    except Exception as error:  # the command line reports it in one line, never a traceback
+        return internal_error(error)
+
+
+def sweep(request: Any, field: str, *, vectors: str | Path | None = None) -> Sweep | ErrorResult:
+    """``evaluate``'s mean nDCG for one request as ``field`` (evaluate.SWEPT: the recency
+    weight or MMR's λ) goes from 0 to 1, the rest of the policy kept; never raises on bad input."""
+    from .evaluate import sweep_over
+
+    try:
+        _check_request(request)
+        session = Session(parse_store(request["store"]), vectors=lambda: load_vectors(vectors))
+        return sweep_over(session, parse_policy(request.get("policy"), session.store), field)
     except InputError as error:
         return error_result(error)
     except Exception as error:  # the command line reports it in one line, never a traceback

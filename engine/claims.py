@@ -360,12 +360,31 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
 
     policy = result["policy"]
     for field in FIELDS:
-        if field.kind in ("int", "number"):
+        # A field shown only with another field's value (the Generative Agents weights) is on
+        # the page only then.
+        other, value = field.shown_with or ("", "")
+        shown = not field.shown_with or policy[other] in ((value,) if isinstance(value, str) else value)
+        if field.kind in ("int", "number") and shown:
             add(policy[field.name], field.name)
     for row in result["records"]:
         rid = row["id"]
-        for key in ("words", "age_hours", "cosine", "bm25", "similarity", "rrf", "relevance", "recency", "score"):
+        for key in (
+            "words",
+            "importance",
+            "age_hours",
+            "cosine",
+            "bm25",
+            "similarity",
+            "rrf",
+            "relevance",
+            "recency",
+            "score",
+        ):
             add(row[key], f"{rid}'s {key}")
+        # A normalising blend's terms (the Generative Agents view): raw, normalised, weighted.
+        for term, values in zip((result["weighing"] or {"terms": []})["terms"], row["weighed"] or [], strict=False):
+            for number, stage in zip(values, ("raw", "normalised", "weighted"), strict=False):
+                add(number, f"{rid}'s {stage} {term['term']}")
         add(row["rank"], f"{rid}'s rank")
         for scorer, place in row["ranks"].items():
             add(place, f"{rid}'s rank under {SCORER_NAMES.get(scorer, scorer)}")
@@ -374,6 +393,12 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
             each({k: v for k, v in part.items() if k not in ("term", "token", "scorer")}, f"{rid}'s {name}")
         for said in NUMBER.findall(row["reason"]):
             add(float(said), f"{rid}'s reason")
+    weighing = result["weighing"]
+    if weighing is not None:
+        add(weighing["over"], "records normalised over")
+        for term in weighing["terms"]:
+            for key in ("weight", "low", "high"):
+                add(term[key], f"{term['term']}'s {key}")  # type: ignore[literal-required]
     question = result["question"]
     for key in ("best_bm25", "average_length", "norm"):
         add(question[key], f"the question's {key}")  # type: ignore[literal-required]

@@ -13,7 +13,17 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .scorers import EMBEDDING_SCORERS, OTHER_SCORER, SCORER_NAMES, SCORERS, SCORERS_BY_ID
+from .scorers import (
+    BLENDS,
+    BLENDS_BY_ID,
+    EMBEDDING_SCORERS,
+    GENERATIVE_AGENTS,
+    OTHER_SCORER,
+    SCORER_NAMES,
+    SCORERS,
+    SCORERS_BY_ID,
+    Preset,
+)
 from .store_format import GUIDE_PARTS, STORE_KINDS, format_rows
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
@@ -41,7 +51,8 @@ class Field:
 
     A field ``shown_with`` (another field, a value or a tuple of values) matters only
     while that field has that value (one of those values): the page shows its control
-    then, and hides it otherwise.
+    then, and hides it otherwise. ``presets`` are buttons shown with its control, each
+    setting several fields at once (the published weights of a blend).
     """
 
     name: str
@@ -60,6 +71,7 @@ class Field:
     replaces: str | None = None
     option: str = ""
     shown_with: tuple[str, str | tuple[str, ...]] | None = None
+    presets: tuple[Preset, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -208,6 +220,16 @@ FIELDS: tuple[Field, ...] = (
         shown_with=("scorer", "hybrid"),
     ),
     Field(
+        "blend",
+        "choice",
+        "Score",
+        "how a record's score is made from its relevance: blended with recency (seed), or "
+        "recency, importance and relevance each min-max normalised and weighted (generative-agents)",
+        BLENDS[0].id,
+        choices=tuple((b.id, b.label) for b in BLENDS),
+        control="select",
+    ),
+    Field(
         "recency_weight",
         "number",
         "Recency weight",
@@ -219,6 +241,56 @@ FIELDS: tuple[Field, ...] = (
         maximum=1,
         control="range",
         step="0.05",
+        shown_with=("blend", BLENDS[0].id),
+    ),
+    Field(
+        "ga_decay",
+        "number",
+        "Recency decay per hour",
+        "Generative Agents' recency: this number to the power of the record's age in hours, before normalising",
+        0.995,
+        unit="per hour: 0.995, the paper's, halves recency in about 138 hours",
+        minimum=0.5,
+        maximum=1,
+        step="0.001",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_recency_weight",
+        "number",
+        "Weight of recency",
+        "Generative Agents' weight of the normalised recency",
+        1.0,
+        unit="times recency, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_importance_weight",
+        "number",
+        "Weight of importance",
+        "Generative Agents' weight of the normalised importance",
+        1.0,
+        unit="times importance, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_relevance_weight",
+        "number",
+        "Weight of relevance",
+        "Generative Agents' weight of the normalised relevance",
+        1.0,
+        unit="times relevance, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+        presets=BLENDS_BY_ID[GENERATIVE_AGENTS].presets,
     ),
     Field(
         "budget_words",
@@ -241,6 +313,19 @@ FIELDS: tuple[Field, ...] = (
         minimum=1,
         maximum=50,
         step="1",
+    ),
+    Field(
+        "mmr_lambda",
+        "number",
+        "Diversity (MMR λ)",
+        "maximal marginal relevance: the tray takes in turn the record with the highest "
+        "λ × score − (1 − λ) × its highest similarity to a record already in it; 1 packs by score alone",
+        1.0,
+        unit="1 is off (by score alone); lower trades score for records unlike those already in the tray",
+        minimum=0,
+        maximum=1,
+        control="range",
+        step="0.05",
     ),
     Field(
         "question_text",
@@ -295,6 +380,7 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
     Outcome("selected", 4, "Selected", "✓", "good"),
     Outcome("over_budget", 4, "Over budget", "✕", "warn", "budget_words"),
     Outcome("record_limit", 4, "Record limit", "#", "warn", "max_records"),
+    Outcome("too_similar", 4, "Too similar", "≋", "warn", "mmr_lambda"),
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
 
@@ -331,6 +417,8 @@ def field_rows() -> list[dict[str, Any]]:
         if f.shown_with:
             other, value = f.shown_with
             row["shownWith"] = [other, value if isinstance(value, str) else list(value)]
+        if f.presets:
+            row["presets"] = [{"label": p.label, "note": p.note, "values": dict(p.values)} for p in f.presets]
         rows.append(row)
     return rows
 

@@ -35,6 +35,8 @@ class Record:
     age_hours: float
     key: str | None
     text: str
+    # Absent from a store file: 5, the middle of the scale (store_format.RECORD's row).
+    importance: int = 5
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,13 @@ class Policy:
     bm25_b: float
     min_similarity: float
     rrf_k: int
+    blend: str
     recency_weight: float
+    ga_decay: float
+    ga_recency_weight: float
+    ga_importance_weight: float
+    ga_relevance_weight: float
     budget_words: int
     max_records: int
+    mmr_lambda: float
     question_text: str

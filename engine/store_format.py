@@ -82,6 +82,17 @@ RECORD: tuple[FormatField, ...] = (
         "key", "key", "Fact key", "records of a tenant with the same key state one fact; the newest supersedes"
     ),
     FormatField("text", "text", "Text", "what the record says; its words are what the scorers match"),
+    FormatField(
+        "importance",
+        "int",
+        "Importance",
+        "how much it matters, 1 (mundane) to 10 (poignant), as Generative Agents rates a memory; "
+        "the generative-agents blend weighs it",
+        required=False,
+        default=5,
+        minimum=1,
+        maximum=10,
+    ),
 )
 
 QUESTION: tuple[FormatField, ...] = (

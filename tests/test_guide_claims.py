@@ -31,7 +31,7 @@ from harness.results import result_of
 from sitebuild.files import BuildError
 from sitebuild.store import load_store
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json")}
+STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "agent-memory-store.json")}
 # A numeral as the check reads one; "(\d+) of (\d+)" a count of a total.
 NUMERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 PAIR = re.compile(r"(?<![\w.])(\d+) of (\d+)(?!\w|\.\d)")
@@ -200,7 +200,9 @@ def true_sentences(result: dict[str, Any], rng: random.Random) -> str:
     said = []
     for row in rng.sample(result["records"], 4):
         label = OUTCOMES_BY_CODE[row["outcome"]].label.lower()
-        said.append(f"{row['id']} is {label}, {row['age_hours']:.1f} hours old, at score {row['score']:.3f}")
+        # A record a normalising blend does not rank has no score to state.
+        score = "" if row["score"] is None else f", at score {row['score']:.3f}"
+        said.append(f"{row['id']} is {label}, {row['age_hours']:.1f} hours old{score}")
         said.append(f"{row['id']} has cosine {row['cosine']:.3f} and BM25 {row['bm25']:.2f} ({row['words']} words)")
         if row["terms"] and "idf" in row["terms"][0]:
             said.append(f"its first term's idf is {row['terms'][0]['idf']:.2f}")

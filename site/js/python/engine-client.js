@@ -364,7 +364,7 @@ export class EngineClient {
       if (!terms) return this.request("run", policyText, undefined, "", readsVectors(answer.policy.scorer));
     }
     this.lastTermsKey = answer.terms_key;
-    const kept = { records: store.kept.records, words: store.words, recency: store.recency };
+    const kept = { ...store, records: store.kept.records };
     const [slim, parts] = [answer, terms];
     if (answerModule) return answerModule.fullResult(kept, slim, parts);
     return answerLoading.then(({ fullResult }) => fullResult(kept, slim, parts));

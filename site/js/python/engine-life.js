@@ -74,7 +74,7 @@ const STEPS = 4;
  * The store in force: its JSON text (what a new worker opens), what the client keeps of
  * it (opaque here: engine-client.js keeps the parsed store) and the open reply's word
  * count of each record.
- * @typedef {{text: string, kept: any, words: number[], recency: number[]}} OpenStore
+ * @typedef {{text: string, kept: any, words: number[], importance: number[], recency: number[]}} OpenStore
  */
 
 /**
@@ -421,7 +421,8 @@ function reply(state, id, response, parts, now) {
     return parsed.error ? crash(rest, `the open store could not be opened again (${parsed.error.message})`, now) : same(rest);
   }
   // A refused store leaves the one in force in force, as it does in the worker.
-  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, words: parsed.words, recency: parsed.recency };
+  const { records: _, ...columns } = parsed.error ? { records: 0 } : parsed;
+  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, ...columns };
   return { state: { ...rest, store }, effects: [{ type: "opened", id, reply: parsed }] };
 }
 

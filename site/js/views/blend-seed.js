@@ -12,6 +12,7 @@ import { html } from "./html.js";
 export function seedBlend(result, r) {
   const w = result.policy.recency_weight;
   const relevance = scorerRow(result.policy.scorer).relevance;
+  const score = /** @type {number} */ (r.score);
   return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
 }
