@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-import engine
-
+from .assemble import problem_lines, refusals
 from .files import BuildError
 
 
-def load_store(path: Path) -> Any:
-    """Read and validate a store, refusing it with the engine's own messages."""
+def load_store(path: Path) -> str:
+    """A store's text, once accepted by the one gate every build passes (assemble.refusals),
+    the page's downloads included; refused with every problem, one line each."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(f"store file {path} does not exist") from None
-    except json.JSONDecodeError as error:
-        raise BuildError(f"{path} is not valid JSON ({error})") from None
-    try:
-        engine.parse_store(data)
-    except engine.InputError as error:
-        lines = "\n".join(f"  {p}: {m}" for p, m in error.problems)
-        raise BuildError(f"{path} is not a valid store:\n{lines}") from None
-    return data
+    problems = refusals(text)
+    if problems:
+        lines = "\n".join(f"  {line}" for line in problem_lines(problems))
+        raise BuildError(f"{path} is not a valid store:\n{lines}")
+    return text
