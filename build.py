@@ -160,7 +160,7 @@ def build(
         "vectors": vectors.page_data(out),
     }
     say("· the packaging zip, with which the page makes these packages itself, traced under Node Pyodide")
-    write_packaging(out, description, stdlib, store_text, fragments)
+    write_packaging(out, description, store_text, fragments)
     store_independent = {rel(path, out): path.read_bytes() for path in site_files(out)}
 
     site = make_site(prepared, fragments, store_independent, score=score, cmi5=False)

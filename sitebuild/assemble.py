@@ -128,6 +128,49 @@ def prepare(store_text: str) -> Prepared:
     return Prepared(store, engine.run({"store": store, "policy": {}}))
 
 
+def check(store_text: str) -> str:
+    """The page's first question before a download, answered as JSON text: the store's
+    problems as build.py prints them ({"problems": [line...]}), or what the page's renderer
+    must draw for it ({"request": prerender request})."""
+    problems = refusals(store_text)
+    if problems:
+        return json.dumps({"problems": problem_lines(problems)})
+    return json.dumps({"request": prepare(store_text).prerender_request()})
+
+
+def store_from_boot(boot_text: str) -> str:
+    """The store of a page's boot block as JSON text that parses to the very objects the
+    store file it was built from does (floats keep their ".0", which JavaScript's JSON
+    would drop): what the page packages when no store was opened from a file."""
+    return json.dumps(json.loads(boot_text)["store"], ensure_ascii=False)
+
+
+def read_tree(root: str) -> dict[str, bytes]:
+    """Every file under ``root`` by its path from there: the site's files, where the page's
+    worker wrote them into Python's file system."""
+    import os
+
+    files = {}
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as file:
+                files[os.path.relpath(path, root)] = file.read()
+    return files
+
+
+def package_tree(kind: str, store_text: str, fragments_text: str, root: str, *, score: bool = True) -> bytes:
+    """package, from the site's files as they lie under ``root`` (see read_tree)."""
+    return package(kind, store_text, fragments_text, read_tree(root), score=score)
+
+
+def remove_tree(root: str) -> None:
+    """Remove what read_tree read, so the worker does not keep the site's files."""
+    import shutil
+
+    shutil.rmtree(root, ignore_errors=True)
+
+
 def packaging_path(files: Mapping[str, bytes]) -> str:
     """The packaging zip's path in the site."""
     found = [p for p in files if p.startswith(f"{PACKAGING_DIR}/{PACKAGING_PREFIX}-") and p.endswith(".zip")]

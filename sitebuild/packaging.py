@@ -6,7 +6,6 @@ cmi5 library), fetched by the page only when a learner asks for a package."""
 from __future__ import annotations
 
 import importlib.metadata
-import io
 import json
 import tempfile
 import zipfile
@@ -15,7 +14,6 @@ from typing import Any
 
 import jinja2
 import markupsafe
-import zstandard
 
 from . import assemble
 from .files import BuildError, named_by_content, run_node
@@ -70,12 +68,14 @@ def source_files(description: dict[str, Any]) -> list[tuple[str, bytes]]:
     ]
 
 
-def write_packaging(out: Path, description: dict[str, Any], stdlib: Path, store_text: str, fragments: str) -> Path:
+def write_packaging(out: Path, description: dict[str, Any], store_text: str, fragments: str) -> Path:
     """packaging/packaging-<hash>.zip in the site ``out``, whose other files are all written.
 
-    Which standard library modules it must add to the page's trimmed stdlib is found by
-    running the packaging under Node Pyodide with the whole stdlib, every kind of package
-    made (tools/trace-packaging.mjs): those it imported that the trimmed zip lacks."""
+    Which standard library modules it must bring is found by running the packaging under
+    Node Pyodide with the whole stdlib, every kind of package made (tools/trace-packaging.mjs):
+    those it imported that Python had not imported once the engine had answered. A Python
+    restored from the page's memory snapshot has those and no stdlib files; a freshly
+    booted one finds the trimmed stdlib's copy of any it holds first."""
     directory = out / assemble.PACKAGING_DIR
     directory.mkdir(exist_ok=True)
     members = sorted([*python_files(), *source_files(description)])
@@ -85,10 +85,9 @@ def write_packaging(out: Path, description: dict[str, Any], stdlib: Path, store_
         store.write_text(store_text, encoding="utf-8")
         rendered = Path(scratch) / "fragments.json"
         rendered.write_text(fragments, encoding="utf-8")
-        used = json.loads(run_node(TRACE, str(PYODIDE_PACKAGE), str(out), str(store), str(rendered)))
+        traced = json.loads(run_node(TRACE, str(PYODIDE_PACKAGE), str(out), str(store), str(rendered)))
         trial.unlink()
-    trimmed = set(zipfile.ZipFile(io.BytesIO(zstandard.ZstdDecompressor().decompress(stdlib.read_bytes()))).namelist())
-    extra = sorted(name for name in used if name[:-3] + ".pyc" not in trimmed)
+    extra = sorted(set(traced["used"]) - set(traced["base"]))
     with zipfile.ZipFile(PYODIDE_PACKAGE / "python_stdlib.zip") as whole:
         members += [(name, whole.read(name)) for name in extra]
     return named_by_content(assemble.zip_bytes(sorted(members)), assemble.PACKAGING_PREFIX, ".zip", directory)

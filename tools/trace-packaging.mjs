@@ -2,8 +2,11 @@
 // Pyodide under Node with its whole stdlib, installs the site's engine wheel, unpacks the
 // site's packaging zip where the page's worker unpacks it, and makes every kind of package
 // (site, SCORM, cmi5; with and without a score) from the site's files as the worker does.
-// Prints the stdlib files (names in python_stdlib.zip) then loaded, as a JSON list:
-// build.py adds those the page's trimmed stdlib lacks to the packaging zip.
+// Prints the stdlib files (names in python_stdlib.zip) loaded by then, and those loaded
+// before packaging, once the engine has answered and imported all it imports when first
+// needed, as the page's worker has before it keeps a memory snapshot: {base, used}. A
+// Python restored from that snapshot has only those base modules and no stdlib files, so
+// build.py puts the others used into the packaging zip.
 //
 // usage: node tools/trace-packaging.mjs <pyodide dir> <site dir> <store.json> <fragments.json>
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -41,30 +44,36 @@ pyodide.FS.mkdirTree(path.dirname(fragmentsPath));
 pyodide.FS.writeFile(fragmentsPath, readFileSync(fragmentsPath));
 const used = pyodide.runPython(
   String.raw`
-import os, sys
+import json, sys
 sys.path.append(PACKAGING)
+import engine
+
+prefix = "/lib/python314.zip/"
+def loaded():
+    return sorted({
+        origin[len(prefix):]
+        for module in list(sys.modules.values())
+        if isinstance(origin := getattr(getattr(module, "__spec__", None), "origin", None), str) and origin.startswith(prefix)
+    })
+
+with open(STORE, encoding="utf-8") as file:
+    opening = engine.open_json(file.read())
+opening.session.answer_json("{}")
+engine.import_everything()
+base = loaded()
 from sitebuild import assemble
 
-files = {}
-for folder, _dirs, names in os.walk(SITE):
-    for name in names:
-        with open(os.path.join(folder, name), "rb") as file:
-            files[os.path.relpath(os.path.join(folder, name), SITE)] = file.read()
+files = assemble.read_tree(SITE)
 with open(STORE, encoding="utf-8") as file:
     store = file.read()
 with open(FRAGMENTS, encoding="utf-8") as file:
     fragments = file.read()
+assemble.check(assemble.store_from_boot(json.dumps({"store": json.loads(store)})))
 for kind in assemble.KINDS:
     for score in (True, False):
         assemble.package(kind, store, fragments, files, score=score)
-prefix = "/lib/python314.zip/"
-used = sorted({
-    origin[len(prefix):]
-    for module in list(sys.modules.values())
-    if isinstance(origin := getattr(getattr(module, "__spec__", None), "origin", None), str) and origin.startswith(prefix)
-})
-used
+json.dumps({"base": base, "used": loaded()})
 `,
   { globals },
-).toJs();
-process.stdout.write(JSON.stringify(used));
+);
+process.stdout.write(used);

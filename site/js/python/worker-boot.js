@@ -210,5 +210,5 @@ export async function load(state, runtime) {
   });
   // Imported when first asked for (a fresh Python's snapshot also takes it in, when idle): the first answer never waits for it.
   const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
-  return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS };
+  return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS, python: pyodide };
 }
