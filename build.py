@@ -153,7 +153,7 @@ def build(
     # reads it from the packaging zip, here and in the page's worker alike.
     description = {
         "files": [rel(path, out) for path in site_files(out)],
-        "onDemand": [rel(path, out) for path in vectors.on_demand()],
+        "onDemand": [rel(path, out) for path in vectors.on_demand()] + bundle.on_request(),
         "runtime": runtime,
         "early": bundle.early_modules(),
         "pyodide": {"version": pyodide.version, "python": pyodide.python},

@@ -279,8 +279,12 @@ def render_page(
 
 def runtime_block(description: Any, site: Mapping[str, bytes], packaging: str) -> dict[str, Any]:
     """The runtime block of index.html: build.py's description of the runtime files, with
-    the page's script files as this site holds them, and the packaging zip."""
-    page_modules = sorted(path for path in site if path.startswith("js/") and path.endswith(".js"))
+    the page's script files as this site holds them (but those fetched on demand), and the
+    packaging zip."""
+    # Those a package alone needs are on demand: no page loads them again to cache their code.
+    page_modules = sorted(
+        path for path in site if path.startswith("js/") and path.endswith(".js") and path not in description["onDemand"]
+    )
     runtime: dict[str, Any] = {}
     for key, value in description["runtime"].items():
         if key == "warmModules":
@@ -296,9 +300,9 @@ def service_worker(site: dict[str, bytes], script: bytes, on_demand: list[str]) 
     """sw.js with the exact list of files to precache and a build id from their bytes,
     which also replaces the placeholder in index.html; returns the build id.
 
-    The ``on_demand`` files (the embedding's vectors and their papers, the packaging zip)
-    are left out of the precache, since most visits never fetch them: sw.js keeps each
-    the first time it is fetched.
+    The ``on_demand`` files (the embedding's vectors and their papers, the packaging zip and
+    the scripts only a package needs) are left out of the precache, since most visits never
+    fetch them: sw.js keeps each the first time it is fetched.
     """
     paths = site_order(list(site))
     digest = hashlib.sha256()

@@ -57,6 +57,11 @@ class Bundle:
         modules = self.static_imports("js/engine-start.js")[1:] + self.static_imports("js/engine-worker.js")
         return list(dict.fromkeys(modules))
 
+    def on_request(self) -> list[str]:
+        """The bundled files holding a module of ON_REQUEST, sorted: fetched (and kept by the
+        service worker) only when a package is first asked for."""
+        return sorted(path for path, held in self.holds.items() if ON_REQUEST.intersection(held))
+
     def warm_modules(self, page_modules: list[str]) -> list[str]:
         """Those of ``page_modules`` that load without a DOM: bundled files that neither
         hold nor import any of LOADED_WITH_DOM; and not those holding a module of ON_REQUEST."""

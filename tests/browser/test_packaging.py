@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,11 +20,11 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import build
-import tests.browser.test_lms as lms_tests
-from harness.fixtures import FIXTURES, SUPPORT_STORE
+from harness.fixtures import FIXTURES, SUPPORT_STORE, load_json
 from harness.generate import synthetic_store
 from harness.packaging import cpython_package, members, tree
 from harness.page import ConsoleWatch, open_store, wait_ready
+from harness.results import result_of
 from harness.scorm_lms import PACKAGE_FOLDER, ScormLms
 from harness.servers import StaticServer
 from harness.snapshots import boot_of, wait_snapshot_saved
@@ -32,9 +33,11 @@ SHOTS = Path("/work/shots")
 # The page's status line as it packages, in order (the first package also loads the code).
 STEPS = ["Loading the packaging code…", "Checking the store…", "Drawing the page…", "Making the zip…"]
 RECORD_STATUS = """() => {
-  window.packageSteps = [];
+  window.packageWatch?.disconnect();
+  const steps = (window.packageSteps = []);
   const status = document.getElementById("package-status");
-  new MutationObserver(() => packageSteps.push(status.textContent)).observe(status, {childList: true, characterData: true, subtree: true});
+  window.packageWatch = new MutationObserver(() => steps.push(status.textContent));
+  packageWatch.observe(status, {childList: true, characterData: true, subtree: true});
 }"""
 
 
@@ -183,26 +186,49 @@ def lms_from_page(made: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
         yield server
 
 
+def stored_when(server: ScormLms, holds: Any, what: str) -> dict[str, Any]:
+    """The data model the LMS's server holds once it holds what is asked (a commit lands a moment later)."""
+    deadline = time.monotonic() + 15
+    while not holds(server.stored):
+        assert time.monotonic() < deadline, f"the LMS's server never stored {what}; it holds {server.stored}"
+        time.sleep(0.05)
+    return server.stored
+
+
 def test_the_scorm_package_made_in_the_page_launches_and_reports_in_the_lms(
     browser: Browser, lms_from_page: ScormLms
 ) -> None:
-    """Launched in an iframe under scorm-again: the API is found, the attempt is incomplete, a checked
-    prediction reaches the LMS's server with its score, and every LMSCommit returns "true"."""
+    """Launched in an iframe under scorm-again (strict, every call recorded): the API is found and the attempt
+    is incomplete; the first guided step's prediction, checked, reaches the LMS's server as an interaction with
+    its score; scorm-again reports no error and every LMSCommit returns "true"."""
     watch = ConsoleWatch()
     context: BrowserContext = browser.new_context(viewport={"width": 1300, "height": 1000})
-    context.add_init_script(lms_tests.CSP_WATCH)
     context.on("page", watch.attach)
-    lms = lms_tests.open_lms(context, lms_from_page)
-    sco, _ = lms_tests.launch(context, lms, "iframe")
+    lms = context.new_page()
+    lms.goto(lms_from_page.url + lms_from_page.page)
+    lms.evaluate("() => startRuntime(null, 'sync')")
+    lms.evaluate("() => launch('iframe')")
+    sco = lms.frame_locator("#frame")
     expect(sco.locator("html")).to_have_attribute("data-lms", "scorm", timeout=60_000)
     expect(sco.locator("html")).to_have_attribute("data-engine", "ready", timeout=60_000)
-    lms_tests.run_step(sco, 0, ["M5"])
-    stored = lms_tests.wait_stored(
-        lms_from_page, lambda cmi: len(lms_tests.stored_interactions(cmi)) == 1, "the checked prediction"
+    stored_when(lms_from_page, lambda cmi: cmi.get("core", {}).get("lesson_status") == "incomplete", "incomplete")
+    store = load_json(FIXTURES / "store.json")
+    guide = store["guides"][0]
+    sco.locator(f'[data-guide-step="{guide["id"]}:0"]', has_text="Apply step").click()
+    expect(sco.locator("#prediction-verdict")).to_contain_text("Predict first")
+    tray = result_of({"store": store, "policy": guide["steps"][0]["policy"]})["selected"]
+    for box in sco.locator('input[name="predict"]').all():
+        box.set_checked(box.get_attribute("value") in tray)
+    sco.locator("#prediction-verdict").get_by_role("button", name="Check and show the tray").click()
+    stored = stored_when(lms_from_page, lambda cmi: cmi.get("interactions"), "the checked prediction")
+    (interaction,) = (
+        stored["interactions"].values() if isinstance(stored["interactions"], dict) else stored["interactions"]
     )
-    assert lms_tests.stored_interactions(stored)[0]["student_response"] == "M5"
-    assert stored["core"]["score"]["raw"] == str(lms_tests.raw_score(1))
-    assert stored["core"]["lesson_status"] == "incomplete"
-    lms_tests.assert_runtime_content(lms)
+    assert interaction["student_response"] == ",".join(tray) and interaction["result"] == "correct"
+    steps = sum(len(g["steps"]) for g in store["guides"])
+    assert stored["core"]["score"]["raw"] == str(round(100 / steps))
+    assert lms.evaluate("() => window.lmsErrors") == []
+    commits = [c[3] for c in lms.evaluate("() => window.lmsCalls") if c[0] == "LMSCommit"]
+    assert commits and commits == ["true"] * len(commits)
     context.close()
     assert not watch.unexpected(), "\n".join(watch.unexpected())
