@@ -88,7 +88,8 @@ for (const job of jobs) {
     done.push({ problems: checked.problems, bytes: 0, ms: performance.now() - started });
     continue;
   }
-  const made = await ask({ type: MSG.PACKAGE, store: job.store, fromBoot: job.fromBoot, fragments: prerender(checked.request), kind: job.kind, score: job.score, packagingURL, siteURL });
+  const fragments = prerender(checked.request);
+  const made = await ask({ type: MSG.PACKAGE, store: job.store, fromBoot: job.fromBoot, fragments, kind: job.kind, score: job.score, packagingURL, siteURL });
   if (made.error) throw new Error(made.error.message);
   writeFileSync(job.out, made.zip);
   done.push({ problems: null, bytes: made.zip.length, ms: performance.now() - started });

@@ -23,7 +23,6 @@ LONG_LINES: dict[str, tuple[int, int]] = {
     "site/js/python/engine-life.js": (176, 1),
     "site/js/python/snapshot-pages.js": (168, 2),
     "site/js/python/worker-boot.js": (163, 1),
-    "site/js/python/worker-state.js": (226, 1),
     "site/js/views/breakdown-bm25.js": (257, 6),
     "site/js/views/breakdown-cosine.js": (250, 3),
     "site/js/views/breakdown-embedding.js": (244, 3),

@@ -31,7 +31,10 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, packaging];
+const PANELS = [
+  controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard,
+  packaging,
+];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {

@@ -73,7 +73,8 @@ export class EngineClient {
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
-    /** @type {Map<number, {resolve: (reply: any) => void, reject: (error: Error) => void, onProgress: (step: PackageStep) => void}>} package requests, outside the life: a package takes seconds and is never asked again */
+    // Package requests, outside the life: a package takes seconds and is never asked again.
+    /** @type {Map<number, {resolve: (reply: any) => void, reject: (error: Error) => void, onProgress: (step: PackageStep) => void}>} */
     this.packages = new Map();
   }
 

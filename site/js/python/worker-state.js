@@ -42,7 +42,8 @@ import { postFailed } from "./worker-report.js";
  * The engine's entry points, once Python runs: open_json, load_embedding (worker-vectors.js)
  * and Python's file system, where load_embedding reads the vectors from; and Python itself,
  * for the packaging (worker-package.js), which loads its own code when first asked.
- * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, files: {writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}, python: import("pyodide").PyodideAPI}} Engine
+ * @typedef {{writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}} Files
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, files: Files, python: import("pyodide").PyodideAPI}} Engine
  */
 
 /**
