@@ -3,7 +3,7 @@
 // decoded by the site's own zstd.js, the engine wheel and its bytecode), then the worker's
 // own packaging module (site/js/python/worker-package.js) answering the page's two requests,
 // its fetches served from the built site's folder, and the page's own prerender
-// (site/js/views/prerender.js) in between, as panels/packaging.js runs it.
+// (site/js/views/prerender.js) in between, as panels/packaging-flow.js runs it.
 // tests/test_package.py compares the zips with build.py's.
 // usage: node harness/package_runner.mjs <built site dir>  < input.json  > output.json
 //   input:  {"jobs": [{"store": text, "fromBoot": bool, "kind": "site" | "scorm" | "cmi5", "score": bool, "out": path}]}

@@ -26,10 +26,10 @@ LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_mo
 # and the worker's own script is loaded by the warm-up as its script. A bundled file
 # holding any of them is left out of Bundle.warm_modules.
 LOADED_WITH_DOM = frozenset(ENTRY_MODULES)
-# The modules loaded only when a learner asks for a package (the worker's packaging and
-# the page's prerender): left out of the worker-loadable entry, so that no first visit
+# The modules loaded only when a learner asks for a package (the worker's packaging, the
+# panel's work and the page's prerender): left out of the worker-loadable entry, so that no first visit
 # preloads or warms them; each stays in a chunk of its own that import() loads.
-ON_REQUEST = frozenset({"python/worker-package.js", "views/prerender.js"})
+ON_REQUEST = frozenset({"python/worker-package.js", "panels/packaging-flow.js", "views/prerender.js"})
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 // The prerender: a store's default result drawn as the page's HTML fragments and stage
 // texts, by the very renderer the page uses for every update. build.py runs it under Node
-// (tools/prerender.mjs); the page runs it for its own downloads (panels/packaging.js).
+// (tools/prerender.mjs); the page runs it for its own downloads (panels/packaging-flow.js).
 // Both hand the same JSON text in and take JSON text out, so a package made in the page
 // holds the index.html build.py writes.
 
