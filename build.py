@@ -16,25 +16,28 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import shlex
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-import engine
+from sitebuild.assemble import (
+    Refused,
+    cmi5_course_structure,
+    content_security_policy,
+    course_iri,
+    make_site,
+    package_members,
+    prepare,
+    problem_lines,
+    zip_bytes,
+)
 from sitebuild.bundle import copy_assets
 from sitebuild.files import BuildError, rel, site_files
-from sitebuild.lms import (
-    cmi5_course_structure,
-    cmi5_package_path,
-    copy_cmi5_library,
-    course_iri,
-    scorm_package_path,
-    write_cmi5_package,
-    write_scorm_package,
-)
-from sitebuild.page import content_security_policy, prerender, render_page, runtime_data
+from sitebuild.lms import cmi5_package_path, scorm_package_path
+from sitebuild.packaging import write_packaging
+from sitebuild.page import prerender, runtime_data
 from sitebuild.paths import (
     DEFAULT_OUT,
     DEFAULT_STORE,
@@ -59,7 +62,6 @@ from sitebuild.runtime import (
     write_wasm,
 )
 from sitebuild.serve import StaticHandler, make_server
-from sitebuild.service_worker import write_service_worker
 from sitebuild.store import load_store
 from sitebuild.tables import write_tables
 from sitebuild.vectors import copy_vectors
@@ -108,7 +110,7 @@ def build(
         if not quiet:
             print(message, file=sys.stderr)
 
-    store = load_store(store_path)
+    store_text = load_store(store_path)
     pyodide = pyodide_info()
     if out.exists():
         shutil.rmtree(out)
@@ -123,57 +125,59 @@ def build(
     say("· the static embedding's vectors, fetched by the page only when a scorer reads them")
     vectors = copy_vectors(out)
     say("· standard library and engine as bytecode, compiled by that Pyodide under Node")
-    stdlib, engine_bytecode = build_bytecode(wheel, store, runtime_dir, vectors.file)
+    # Traced on the default store whatever the site's: every file but index.html and sw.js
+    # is then the same for every store, so the page can package another store from them.
+    sample = json.loads(DEFAULT_STORE.read_text(encoding="utf-8"))
+    stdlib, engine_bytecode = build_bytecode(wheel, sample, runtime_dir, vectors.file)
     files = RuntimeFiles(runtime_dir, wasm, zstd_decoder, wheel, stdlib, engine_bytecode)
 
     say("· prerendering the default configuration")
-    result = engine.run({"store": store, "policy": {}})
-    fragments = prerender(store, result)
+    try:
+        prepared = prepare(store_text)
+    except Refused as refused:  # load_store let it through: a change to one but not the other
+        raise BuildError("\n".join(problem_lines(refused.problems))) from None
+    fragments = prerender(prepared.prerender_request())
 
     say("· page, scripts and styles")
     bundle = copy_assets(out)
+    page_modules = sorted(rel(path, out) for path in (out / "js").rglob("*.js"))
+    runtime = runtime_data(
+        out,
+        files,
+        pyodide,
+        page_modules=page_modules,
+        warm_modules=bundle.warm_modules(page_modules),
+        vectors=vectors,
+    )
+    # Everything index.html and sw.js are made from besides the store: sitebuild/assemble.py
+    # reads it from the packaging zip, here and in the page's worker alike.
+    description = {
+        "files": [rel(path, out) for path in site_files(out)],
+        "onDemand": [rel(path, out) for path in vectors.on_demand()] + bundle.on_request(),
+        "runtime": runtime,
+        "early": bundle.early_modules(),
+        "pyodide": {"version": pyodide.version, "python": pyodide.python},
+        "vectors": vectors.page_data(out),
+    }
+    say("· the packaging zip, with which the page makes these packages itself, traced under Node Pyodide")
+    write_packaging(out, description, store_text, fragments)
+    store_independent = {rel(path, out): path.read_bytes() for path in site_files(out)}
 
-    def write_page(site: Path, *, cmi5: bool) -> str:
-        """index.html and sw.js of ``site`` (``out`` or a copy of it laid out the same); the build id."""
-        page_modules = sorted(rel(path, site) for path in (site / "js").rglob("*.js"))
-        runtime = runtime_data(
-            out,
-            files,
-            pyodide,
-            page_modules=page_modules,
-            warm_modules=bundle.warm_modules(page_modules),
-            vectors=vectors,
-        )
-        page = render_page(
-            store=store,
-            result=result,
-            fragments=fragments,
-            runtime=runtime,
-            pyodide=pyodide,
-            early=bundle.early_modules(),
-            score=score,
-            cmi5=cmi5,
-            vectors=vectors.page_data(out),
-        )
-        (site / "index.html").write_text(page, encoding="utf-8")
-        return write_service_worker(site, on_demand=[site / rel(path, out) for path in vectors.on_demand()])
-
-    build_id = write_page(out, cmi5=False)
-    say(f"built {out}: build {build_id}, {sum(f.stat().st_size for f in site_files(out)) / 1e6:.1f} MB")
+    site = make_site(prepared, fragments, store_independent, score=score, cmi5=False)
+    for name in ("index.html", "sw.js"):
+        (out / name).write_bytes(site.files[name])
+    say(f"built {out}: build {site.build_id}, {sum(len(data) for data in site.files.values()) / 1e6:.1f} MB")
 
     if scorm:
-        package = write_scorm_package(out, store["title"], build_id)
+        package = scorm_package_path(out)
+        package.write_bytes(zip_bytes(package_members("scorm", prepared, site, score=score)))
         say(f"SCORM 1.2 package: {package} ({package.stat().st_size / 1e6:.1f} MB)")
     if cmi5:
-        with tempfile.TemporaryDirectory() as apart:
-            site = Path(apart) / out.name
-            shutil.copytree(out, site)
-            (site / "sw.js").unlink()
-            copy_cmi5_library(site / "js" / "vendor", site / "licenses")
-            write_page(site, cmi5=True)
-            package = cmi5_package_path(out)
-            package.unlink(missing_ok=True)
-            shutil.move(write_cmi5_package(site, store, score=score), package)
+        # Its own site, with the cmi5 library and a policy that lets the page reach the
+        # LMS's record store; out stays the plain site.
+        apart = make_site(prepared, fragments, store_independent, score=score, cmi5=True)
+        package = cmi5_package_path(out)
+        package.write_bytes(zip_bytes(package_members("cmi5", prepared, apart, score=score)))
         say(
             f"cmi5 package: {package} ({package.stat().st_size / 1e6:.1f} MB), its site with the cmi5 library; "
             f"{out} stays the plain site"

@@ -26,6 +26,10 @@ LOADABLE_ENTRY = "worker-loadable.js"  # generated while bundling, see bundle_mo
 # and the worker's own script is loaded by the warm-up as its script. A bundled file
 # holding any of them is left out of Bundle.warm_modules.
 LOADED_WITH_DOM = frozenset(ENTRY_MODULES)
+# The modules loaded only when a learner asks for a package (the worker's packaging, the
+# panel's work and the page's prerender): left out of the worker-loadable entry, so that no first visit
+# preloads or warms them; each stays in a chunk of its own that import() loads.
+ON_REQUEST = frozenset({"python/worker-package.js", "panels/packaging-flow.js", "views/prerender.js"})
 
 
 @dataclass(frozen=True)
@@ -53,13 +57,19 @@ class Bundle:
         modules = self.static_imports("js/engine-start.js")[1:] + self.static_imports("js/engine-worker.js")
         return list(dict.fromkeys(modules))
 
+    def on_request(self) -> list[str]:
+        """The bundled files holding a module of ON_REQUEST, sorted: fetched (and kept by the
+        service worker) only when a package is first asked for."""
+        return sorted(path for path, held in self.holds.items() if ON_REQUEST.intersection(held))
+
     def warm_modules(self, page_modules: list[str]) -> list[str]:
         """Those of ``page_modules`` that load without a DOM: bundled files that neither
-        hold nor import any of LOADED_WITH_DOM."""
+        hold nor import any of LOADED_WITH_DOM; and not those holding a module of ON_REQUEST."""
         return [
             path
             for path in page_modules
             if path in self.holds
+            and not ON_REQUEST.intersection(self.holds[path])
             and not any(LOADED_WITH_DOM.intersection(self.holds[f]) for f in self.static_imports(path))
         ]
 
@@ -89,9 +99,9 @@ def copy_assets(out: Path) -> Bundle:
 
 
 def worker_loadable(source: Path) -> list[str]:
-    """The site's modules a worker can load: all but those in LOADED_WITH_DOM."""
+    """The site's modules a worker can load: all but those in LOADED_WITH_DOM (and ON_REQUEST)."""
     modules = (p.relative_to(source).as_posix() for p in sorted(source.rglob("*.js")))
-    return [m for m in modules if m not in LOADED_WITH_DOM]
+    return [m for m in modules if m not in LOADED_WITH_DOM | ON_REQUEST]
 
 
 def bundle_modules(source: Path, target: Path, loadable_modules: list[str]) -> Bundle:

@@ -1,33 +1,23 @@
-"""The store a site is built around: read, and refused with the engine's own messages, for a
-problem of its format or a guided claim its answer contradicts."""
+"""Reading the store a site is built around: refused, with every problem, when it has a
+problem of its format or a guided claim its answers contradict."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from engine.api import check_store
-
+from .assemble import problem_lines, refusals
 from .files import BuildError
 
 
-def load_store(path: Path) -> Any:
-    """Read and validate a store, refusing it with the engine's own messages."""
+def load_store(path: Path) -> str:
+    """A store's text, once accepted by the one gate every build passes (assemble.refusals),
+    the page's downloads included; refused with every problem, one line each."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BuildError(f"store file {path} does not exist") from None
-    except json.JSONDecodeError as error:
-        raise BuildError(f"{path} is not valid JSON ({error})") from None
-    checked = check_store(data)
-    if checked["problems"]:
-        lines = "\n".join(f"  {p['path']}: {p['message']}" for p in checked["problems"])
-        raise BuildError(f"{path} is not a valid store:\n{lines}")
-    # The lines python -m engine --check-guides prints: a guide must not teach what its answer contradicts.
-    false = [claim["text"] for claim in checked["claims"]]
-    false += [f"{step['guide']} step {step['step']} not checked: {step['why']}" for step in checked["unchecked"]]
-    if false:
-        lines = "\n".join(f"  {line}" for line in false)
-        raise BuildError(f"{path} has guided claims its answers contradict:\n{lines}")
-    return data
+    problems = refusals(text)
+    if problems:
+        lines = "\n".join(f"  {line}" for line in problem_lines(problems))
+        raise BuildError(f"{path} cannot be built:\n{lines}")
+    return text

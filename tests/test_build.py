@@ -158,10 +158,14 @@ def test_page_preloads_what_pythons_worker_waits_for(built_site: Path) -> None:
 
 def test_the_files_pythons_worker_warms_load_without_a_dom(built_site: Path) -> None:
     """warmModules: every bundled file but those holding DOM code as they load (main.js,
-    engine-start.js and what it shares with main.js), which a worker cannot import. Node has
-    no DOM either: each loads there, and the page's own scripts do not."""
+    engine-start.js and what it shares with main.js), which a worker cannot import, and those
+    only a package needs. Node has no DOM either: each loads there, and the page's own scripts do not."""
     warm = runtime_paths(built_site)["warmModules"]
-    everything = sorted(f"js/{p.name}" for p in (built_site / "js").glob("*.js"))
+    # The scripts only a package needs are fetched then, never warmed (sw.js keeps them on demand).
+    manifest = json.loads((built_site / "sw.js").read_text().split(";\n", 1)[0].removeprefix("const BUILD = "))
+    everything = sorted(
+        f"js/{p.name}" for p in (built_site / "js").glob("*.js") if f"js/{p.name}" not in manifest["onDemand"]
+    )
     assert warm and set(warm) < set(everything) and "js/main.js" not in warm
 
     def loads_in_node(file: str) -> bool:
@@ -388,10 +392,16 @@ def test_vectors_are_served_on_demand_under_their_content_hash(built_site: Path)
         (built_site / "sw.js").read_text(encoding="utf-8").split(";\n", 1)[0].removeprefix("const BUILD = ")
     )
     papers = ["licenses/all-MiniLM-L6-v2-LICENSE.txt", "licenses/minilm-static-NOTICE.txt"]
-    assert manifest["onDemand"] == [f"embedding/{vectors.name}", *papers]
+    assert manifest["onDemand"][:3] == [f"embedding/{vectors.name}", *papers]
+    assert manifest["onDemand"][-1] == runtime["packagingURL"]
     assert not set(manifest["onDemand"]) & set(manifest["files"])
     assert "licenses/zstddec.txt" in manifest["files"]
-    assert len(manifest["files"]) == len(digest_tree(built_site)) - 4  # all but those three and sw.js itself
+    # All but those on demand (the two scripts only a package needs among them) and sw.js itself.
+    assert (
+        len(manifest["files"])
+        == len(digest_tree(built_site)) - len(manifest["onDemand"]) - 1
+        == len(digest_tree(built_site)) - 7
+    )
     # "What this model is not" links the licence and the notice.
     assert 'href="licenses/all-MiniLM-L6-v2-LICENSE.txt"' in html
     assert 'href="licenses/minilm-static-NOTICE.txt"' in html
@@ -404,3 +414,109 @@ def test_missing_vectors_stop_the_build_with_one_clear_line(monkeypatch: pytest.
     monkeypatch.setattr(sitebuild.vectors, "VECTORS", ROOT / "embedding" / "absent.rwse")
     with pytest.raises(build.BuildError, match=r"embedding/absent\.rwse missing.*tools/distill_embedding\.py"):
         sitebuild.vectors.copy_vectors(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def lms_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default store built with both packages, as `build.py --scorm --cmi5` writes them."""
+    out = tmp_path_factory.mktemp("lms-build") / "dist"
+    build.build(out=out, scorm=True, cmi5=True, quiet=True)
+    return out
+
+
+def test_build_py_for_another_store_writes_what_the_one_path_makes_from_the_default_sites_files(
+    lms_build: Path, tmp_path: Path
+) -> None:
+    """`build.py --store support-store.json --scorm --cmi5` writes, file for file and byte for byte, what
+    sitebuild/assemble.py makes of that store from the default site's files: every file but index.html and
+    sw.js is the same whatever the store, so the page can package any store from the files it holds."""
+    from harness.fixtures import SUPPORT_STORE
+    from harness.packaging import cpython_package, members, store_independent, tree
+
+    out = tmp_path / "dist"
+    build.build(out=out, store_path=SUPPORT_STORE, scorm=True, cmi5=True, quiet=True)
+    assert store_independent(out) == store_independent(lms_build)
+    text = SUPPORT_STORE.read_text(encoding="utf-8")
+    assert build.scorm_package_path(out).read_bytes() == cpython_package("scorm", text, lms_build)
+    assert build.cmi5_package_path(out).read_bytes() == cpython_package("cmi5", text, lms_build)
+    assert members(cpython_package("site", text, lms_build)) == tree(out)
+
+
+def test_the_pages_worker_makes_under_pyodide_the_zips_build_py_writes(lms_build: Path, tmp_path: Path) -> None:
+    """The worker's own packaging module (site/js/python/worker-package.js) under Node Pyodide, with the
+    page's trimmed stdlib, the packaging zip and the page's prerender, makes byte for byte the zips build.py
+    makes: for the default store (taken from the page's boot block, as the page does), the support store and a
+    generated one, every kind, with and without a score; and refuses a broken store with build.py's lines."""
+    from harness.fixtures import SUPPORT_STORE
+    from harness.generate import synthetic_store
+    from harness.packaging import cpython_package, members, pyodide_packages, tree
+
+    html = (lms_build / "index.html").read_text(encoding="utf-8")
+    boot = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)
+    assert boot is not None
+    generated = synthetic_store(24, seed=57) | {"title": "Generated <store> & co"}
+    generated["records"][0]["age_hours"] = 3.0  # a float JavaScript's JSON would write as 3
+    stores = {
+        "default": (boot[1], True, (FIXTURES / "store.json").read_text(encoding="utf-8")),
+        "support": (SUPPORT_STORE.read_text(encoding="utf-8"), False, SUPPORT_STORE.read_text(encoding="utf-8")),
+        "generated": (json.dumps(generated, indent=2), False, json.dumps(generated, indent=2)),
+    }
+    plan = [
+        ("default", "scorm", True),
+        ("default", "cmi5", True),
+        ("default", "site", True),
+        ("support", "scorm", False),
+        ("support", "cmi5", True),
+        ("support", "site", True),
+        ("generated", "scorm", True),
+        ("generated", "cmi5", False),
+        ("generated", "site", False),
+    ]
+    jobs = [
+        {"store": stores[s][0], "fromBoot": stores[s][1], "kind": k, "score": score, "out": str(tmp_path / f"{i}.zip")}
+        for i, (s, k, score) in enumerate(plan)
+    ]
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"schema": 2, "title": "", "tenants": []}), encoding="utf-8")
+    jobs.append({"store": broken.read_text(), "fromBoot": False, "kind": "scorm", "score": True, "out": ""})
+    answer = pyodide_packages(lms_build, jobs)
+    for i, (name, kind, score) in enumerate(plan):
+        made = (tmp_path / f"{i}.zip").read_bytes()
+        assert made == cpython_package(kind, stores[name][2], lms_build, score=score), (name, kind, score)
+    assert (tmp_path / "0.zip").read_bytes() == build.scorm_package_path(lms_build).read_bytes()
+    assert (tmp_path / "1.zip").read_bytes() == build.cmi5_package_path(lms_build).read_bytes()
+    assert members((tmp_path / "2.zip").read_bytes()) == tree(lms_build)
+    with pytest.raises(build.BuildError) as refused:
+        build.build(out=tmp_path / "never", store_path=broken, quiet=True)
+    assert answer["jobs"][-1]["problems"] == [line.strip() for line in str(refused.value).splitlines()[1:]]
+    assert not (tmp_path / "never").exists()
+
+
+def test_packages_hold_the_packaging_zip_on_demand_with_its_licences(lms_build: Path) -> None:
+    """The packaging zip is fetched only when a learner asks for a package (on demand in sw.js, named in the
+    runtime block), and carries Jinja2's and MarkupSafe's licences with their code, MarkupSafe without C."""
+    from harness.packaging import members
+
+    html = (lms_build / "index.html").read_text(encoding="utf-8")
+    runtime = json.loads(re.search(r'<script type="application/json" id="runtime">(.*?)</script>', html, re.S)[1])  # type: ignore[index]
+    manifest = json.loads(
+        (lms_build / "sw.js").read_text(encoding="utf-8").split(";\n", 1)[0].removeprefix("const BUILD = ")
+    )
+    assert runtime["packagingURL"] in manifest["onDemand"] and runtime["packagingURL"] not in manifest["files"]
+    inside = members((lms_build / runtime["packagingURL"]).read_bytes())
+    import importlib.metadata
+
+    for name in ("jinja2", "markupsafe"):
+        (licence,) = [f for f in importlib.metadata.files(name) or [] if f.name.startswith("LICENSE")]
+        assert inside[f"{name}/LICENSE.txt"] == Path(str(licence.locate())).read_bytes()
+        assert b"Redistribution and use in source and binary forms" in inside[f"{name}/LICENSE.txt"]
+    assert "markupsafe/_native.py" in inside and not [n for n in inside if n.endswith((".so", ".c", ".pyd"))]
+    assert "sitebuild/assemble.py" in inside and not [
+        n for n in inside if n.startswith("sitebuild/") and "assemble" not in n and "__init__" not in n
+    ]
+    # The scripts only a package needs are neither preloaded nor warmed on a first visit.
+    headers = ("// python/worker-package.js", "// panels/packaging-flow.js", "// views/prerender.js")
+    on_request = [f"js/{p.name}" for p in (lms_build / "js").glob("*.js") if any(h in p.read_text() for h in headers)]
+    assert on_request and not set(on_request) & set(runtime["warmModules"] + runtime["pageModules"])
+    assert set(on_request) < set(manifest["onDemand"])
+    assert not [m for m in on_request if f'href="{m}"' in html]

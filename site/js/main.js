@@ -17,6 +17,7 @@ import * as fullscreen from "./panels/fullscreen.js";
 import * as guides from "./panels/guides.js";
 import * as lms from "./panels/lms.js";
 import * as notebook from "./panels/notebook.js";
+import * as packaging from "./panels/packaging.js";
 import * as playback from "./panels/playback.js";
 import * as prediction from "./panels/prediction.js";
 import * as results from "./panels/results.js";
@@ -31,7 +32,10 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, editor];
+const PANELS = [
+  controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard,
+  editor, packaging,
+];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {

@@ -29,8 +29,12 @@ export async function readStoreFile(file) {
   }
 }
 
+/** The text of the store opened last, as read: what a package is made from. @type {string | null} */
+let opened = null;
+
 /** Keep an opened store for this tab, so a reload keeps it; false if it did not fit. */
 export function rememberStore(/** @type {string} */ text) {
+  opened = text;
   try {
     sessionStorage.setItem(SESSION_KEY, text);
     return true;
@@ -49,7 +53,21 @@ export function rememberedStore() {
   }
 }
 
+/**
+ * The opened store's text as it was read (a package made from JSON.stringify of the parsed
+ * store could differ: a float's ".0" is lost), or null when none is open.
+ * @returns {string | null}
+ */
+export function openedStoreText() {
+  try {
+    return opened ?? sessionStorage.getItem(SESSION_KEY);
+  } catch {
+    return opened;
+  }
+}
+
 export function forgetStore() {
+  opened = null;
   try {
     sessionStorage.removeItem(SESSION_KEY);
   } catch {

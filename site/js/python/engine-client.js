@@ -37,6 +37,12 @@ const TERMS_KEPT = 8;
 /** @typedef {import("../core/shapes.js").Opened} Opened */
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/shapes.js").ErrorResult} ErrorResult */
+/** @typedef {{label: string, done: number, total: number}} PackageStep  a package's progress (done of total files, or 0 of 0) */
+/**
+ * The store a package is made around: its JSON text, or with fromBoot the page's boot block,
+ * whose store the worker takes as it is (JavaScript's JSON would drop a float's ".0").
+ * @typedef {{store: string, fromBoot: boolean}} PackageStore
+ */
 
 /**
  * Whether checking a store (its JSON text) needs the embedding's vectors: a guided step
@@ -88,6 +94,9 @@ export class EngineClient {
     this.terms = new Map();
     /** The terms_key of the latest answer: the parts the next request most likely needs. */
     this.lastTermsKey = "";
+    // Package requests, outside the life: a package takes seconds and is never asked again.
+    /** @type {Map<number, {resolve: (reply: any) => void, reject: (error: Error) => void, onProgress: (step: PackageStep) => void}>} */
+    this.packages = new Map();
   }
 
   /** @returns {import("./engine-life.js").Phase} what <html data-engine> shows */
@@ -195,6 +204,50 @@ export class EngineClient {
     return this.request("check", storeText, undefined, undefined, stepsReadVectors(storeText));
   }
 
+  /**
+   * Check a store before packaging it (worker-package.js): its problems, as build.py prints
+   * them, or the request the page's renderer must draw for it (views/prerender.js).
+   * @param {PackageStore} store @param {(step: PackageStep) => void} onProgress
+   * @returns {Promise<{problems: string[]} | {request: string}>}
+   */
+  checkPackage(store, onProgress) {
+    return this.packaging({ type: MSG.PACKAGE_CHECK, ...store, packagingURL: this.runtime.packagingURL }, onProgress);
+  }
+
+  /**
+   * The zip build.py writes for this store and kind, made in Python's worker.
+   * @param {PackageStore & {fragments: string, kind: "site" | "scorm" | "cmi5", score: boolean}} request
+   * @param {(step: PackageStep) => void} onProgress
+   * @returns {Promise<{zip: Uint8Array<ArrayBuffer>}>}
+   */
+  makePackage(request, onProgress) {
+    const siteURL = new URL(".", document.baseURI).href;
+    return this.packaging({ type: MSG.PACKAGE, ...request, packagingURL: this.runtime.packagingURL, siteURL }, onProgress);
+  }
+
+  /** @param {object} message @param {(step: PackageStep) => void} onProgress @returns {Promise<any>} */
+  packaging(message, onProgress) {
+    const worker = this.worker;
+    if (this.life.phase !== "ready" || !worker) {
+      return Promise.reject(new Error("Python is not running yet: wait until the status line says it is ready, then try again"));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.packages.set(id, {
+        resolve: (reply) => (reply.error ? reject(new Error(reply.error.message)) : resolve(reply)),
+        reject,
+        onProgress,
+      });
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  /** The worker that was making packages is gone: they fail, to be asked again. */
+  dropPackages() {
+    for (const entry of this.packages.values()) entry.reject(new Error("Python stopped while making the package: try again"));
+    this.packages.clear();
+  }
+
   /** @param {import("./engine-life.js").RequestKind} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
   request(kind, body, kept, haveTerms, vectors = false) {
     const id = this.nextId++;
@@ -247,6 +300,7 @@ export class EngineClient {
       case "terminate":
         this.worker?.terminate();
         this.worker = null;
+        this.dropPackages();
         break;
       case "wake":
         setTimeout(() => this.dispatch({ type: "tick", now: performance.now() }), effect.after);
@@ -322,6 +376,15 @@ export class EngineClient {
       case MSG.VECTORS_FAILED:
         this.dispatch({ type: "vectors-failed", reason: message.error.message });
         break;
+      case MSG.PACKAGE_PROGRESS:
+        this.packages.get(message.id)?.onProgress({ label: message.label, done: message.done, total: message.total });
+        break;
+      case MSG.PACKAGE_REPLY: {
+        const entry = this.packages.get(message.id);
+        this.packages.delete(message.id);
+        entry?.resolve(message);
+        break;
+      }
       case MSG.WARMED:
         // Imported when first needed, after the first visit's snapshot: imported statically
         // it (and its two imports) would hold back engine-start.js like answer.js would.

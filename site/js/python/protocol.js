@@ -43,6 +43,20 @@
 //                                                them, for the embedding and hybrid scorers. Sent
 //                                                only when a policy first needs them, and again to
 //                                                a new worker. fresh: a Retry, past every cache
+//   {type: "rw:package-check", id: number, store: string, fromBoot: boolean, packagingURL: string}
+//                                                before a package: load the packaging code (once;
+//                                                worker-package.js and the packaging zip, neither
+//                                                loaded before) and check the store (its JSON text, or
+//                                                with fromBoot the page's boot block, whose store it
+//                                                is) through the gate build.py refuses through
+//   {type: "rw:package", id: number, store: string, fromBoot: boolean, fragments: string,
+//    kind: "site" | "scorm" | "cmi5", score: boolean, packagingURL: string, siteURL: string}
+//                                                make the zip build.py writes for that store and
+//                                                kind: fragments is the page's prerender (JSON
+//                                                text) of the check's request; the site's files are
+//                                                fetched from siteURL. Neither goes through the
+//                                                open and run queue: runs are answered between
+//                                                its steps
 // worker → its own nested worker (worker-warmer.js's warmCodeCache), and back when done
 //   {type: "rw:warm", urls: string[], snapshot: {url: string, bytes: Uint8Array} | null}
 //                                                keep the snapshot of Python's memory (its
@@ -79,6 +93,14 @@
 //                                                the download or the loading failed; Python keeps
 //                                                answering the other scorers. Every rw:vectors is
 //                                                answered by exactly one of ready or failed
+//   {type: "rw:package-progress", id: number, label: string, done: number, total: number}
+//                                                a package request's step (done of total files
+//                                                while gathering them, else 0 of 0)
+//   {type: "rw:package-reply", id: number, problems?: string[], request?: string,
+//    zip?: Uint8Array, error?: {name: string, message: string}}
+//                                                a check's problems (as build.py prints them) or
+//                                                prerender request; a package's zip (transferred);
+//                                                or what went wrong. One per request
 //
 // The worker takes open and run requests one at a time, in the order sent, so every
 // answer comes from the last store accepted before it was asked.
@@ -99,6 +121,7 @@
  * @property {string[]} pageModules  all the page's script files: page-code-cache.js loads them once more
  * @property {string} vectorsURL     the static embedding's vectors, fetched only when a scorer reads them
  * @property {number} vectorsBytes   their size
+ * @property {string} packagingURL   the packaging zip (sitebuild/assemble.py and what it needs), fetched only for a package
  */
 
 export const MSG = Object.freeze({
@@ -119,6 +142,10 @@ export const MSG = Object.freeze({
   VECTORS_PROGRESS: "rw:vectors-progress",
   VECTORS_READY: "rw:vectors-ready",
   VECTORS_FAILED: "rw:vectors-failed",
+  PACKAGE_CHECK: "rw:package-check",
+  PACKAGE: "rw:package",
+  PACKAGE_PROGRESS: "rw:package-progress",
+  PACKAGE_REPLY: "rw:package-reply",
 });
 
 /** Errors cross the boundary as {name, message}: structured clone drops the rest. @param {unknown} error */

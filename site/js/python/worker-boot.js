@@ -218,5 +218,5 @@ export async function load(state, runtime) {
   const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
   // check_store_json imports the check (engine/claims.py) only when the editor first asks.
   const checkJson = () => engine.check_store_json;
-  return { openJson, loadEmbedding, evaluateJson, checkJson, files: pyodide.FS };
+  return { openJson, loadEmbedding, evaluateJson, checkJson, files: pyodide.FS, python: pyodide };
 }

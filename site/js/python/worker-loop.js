@@ -2,7 +2,7 @@
 //
 // Python's worker's message loop: the page's load and boot messages, its open and run
 // requests answered one at a time with the session of the store in force, the
-// embedding's vectors when asked for (worker-vectors.js), and the snapshot made once the
+// embedding's vectors when asked for (worker-vectors.js), packages (worker-package.js), and the snapshot made once the
 // page has been idle after an answer. Protocol: protocol.js.
 
 import { MSG, postableError } from "./protocol.js";
@@ -36,6 +36,16 @@ export function receive(state, message) {
     warmHere(message);
   } else if (message.type === MSG.VECTORS) {
     loadVectors(state, message);
+  } else if (message.type === MSG.PACKAGE_CHECK || message.type === MSG.PACKAGE) {
+    // Loaded when a package is first asked for, never on the way to Python's first answer.
+    state.packaging ??= import("./worker-package.js");
+    state.packaging.then(
+      (module) => module.packageRequest(state, message),
+      (error) => {
+        state.packaging = null;
+        postMessage({ type: MSG.PACKAGE_REPLY, id: message.id, error: postableError(error) });
+      },
+    );
   } else if ([MSG.OPEN, MSG.RUN, MSG.EVALUATE, MSG.CHECK].includes(message.type)) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(state.idleTimer);

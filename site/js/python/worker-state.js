@@ -34,14 +34,17 @@ import { postFailed } from "./worker-report.js";
  *   is still to be made; any request disarms it
  * @property {(() => void) | null} saveSnapshotWhenIdle  set on a fresh boot until the snapshot is made: makes it, once
  * @property {Promise<typeof import("./snapshot-pages.js")> | null} snapshotPages  snapshot-pages.js, loaded when first needed
+ * @property {Promise<typeof import("./worker-package.js")> | null} packaging  worker-package.js, loaded when a package is first asked for
+ * @property {Promise<import("pyodide/ffi").PyProxy> | null} assembler  sitebuild.assemble, imported from the packaging zip when first needed
  */
 
 /**
  * The engine's entry points, once Python runs: open_json, load_embedding (worker-vectors.js)
- * and Python's file system, where load_embedding reads the vectors from.
+ * and Python's file system, where load_embedding reads the vectors from; and Python itself,
+ * for the packaging (worker-package.js), which loads its own code when first asked.
  * evaluate_json and check_store_json are looked up when first asked for.
  * @typedef {{writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}} Files
- * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, checkJson: () => PyCallable, files: Files}} Engine
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, checkJson: () => PyCallable, files: Files, python: import("pyodide").PyodideAPI}} Engine
  */
 
 /**
@@ -70,5 +73,7 @@ export function createWorkerState(plainFetch, script) {
     idleTimer: undefined,
     saveSnapshotWhenIdle: null,
     snapshotPages: null,
+    packaging: null,
+    assembler: null,
   };
 }
