@@ -35,6 +35,8 @@ class Record:
     age_hours: float
     key: str | None
     text: str
+    # How many hours ago the fact became true in the world: its age unless the store says.
+    true_since_hours: float
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class Policy:
     previous_sessions: bool
     max_age_hours: float
     latest_per_key: bool
+    as_of_hours: float
+    latest_by: str
     scorer: str
     bm25_k1: float
     bm25_b: float

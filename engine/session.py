@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .errors import InputError, error_result, internal_error
-from .fields import OTHER_SCORER, OUTCOME_STAGE, OUTCOME_TABLE
+from .fields import DEFAULT_POLICY, OTHER_SCORER, OUTCOME_STAGE, OUTCOME_TABLE
 from .model import Policy, Store
 from .pack import Candidate, Packed, rank
 from .parse import parse_policy
@@ -33,6 +33,7 @@ from .recent import Recent
 from .scope import Exclusion, ScopeChecker
 from .scorers import READ_FOR, SCORERS, SCORERS_BY_ID, blend_for, packing_for
 from .scoring import AnyScoring, Asking, First, Weigh, recency
+from .scoring import moment as at_moment
 from .shapes import (
     ANSWER_COLUMNS,
     OPENED,
@@ -110,7 +111,8 @@ class Session:
         self.ids = [record.id for record in store.records]
         self.positions = {rid: position for position, rid in enumerate(self.ids)}
         self.words = [word_count(record.text) for record in store.records]
-        self.recency = [recency(record.age_hours) for record in store.records]
+        self.ages = [record.age_hours for record in store.records]
+        self.recency = [recency(age) for age in self.ages]
         self.tenants = [record.tenant for record in store.records]
         self._kept: dict[str, Recent[Hashable, Any]] = {}
         self._embedding = embedding
@@ -211,12 +213,17 @@ class Session:
         settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
         embedding's scope, every setting of the two rankings hybrid fuses). The separator
         after such a key's store name is a control character, which no store name holds,
-        so the kinds of key never meet."""
+        so the kinds of key never meet. Asked as of an earlier moment, or by the time facts
+        became true, every scorer's parts depend on that too (the index, or the records in
+        scope): the store's name then carries both after another control character."""
+        name = self.name
+        if policy.as_of_hours != 0 or policy.latest_by != DEFAULT_POLICY["latest_by"]:
+            name = f"{name}\x1e{json.dumps([policy.as_of_hours, policy.latest_by])}"
         depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
         if not depends:
-            return f"{self.name}:{text}"
-        settings = [getattr(policy, name) for name in depends]
-        return f"{self.name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
+            return f"{name}:{text}"
+        settings = [getattr(policy, field) for field in depends]
+        return f"{name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
 
     def _decide(self, policy: Policy) -> _Decisions:
         """What a policy decides for every record: check scope once, read the question under
@@ -225,7 +232,8 @@ class Session:
         pack the policy scorer's ranking, and see what the tray holds."""
         exclusions, in_scope = self.scope.check_all(policy)
         text = self._asked(policy)
-        asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope)
+        moment = self.keep("moment", policy.as_of_hours, lambda: at_moment(self.ages, policy.as_of_hours, self.recency))
+        asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope, moment)
         scorings: dict[str, AnyScoring] = {}
         for row in READ_FOR[policy.scorer]:
             needed = tuple(scorings[name] for name in row.needs)
@@ -260,6 +268,7 @@ class Session:
         columns: dict[str, Any] = {
             **scores,
             "relevance": scoring.relevance,
+            "recency": moment.recency,
             "score": weigh(scoring.relevance, range(size)),
             "outcome": outcome,
             "reason": reason,

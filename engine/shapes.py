@@ -222,7 +222,7 @@ class RecordResult(TypedDict):
     similarity: float | None
     rrf: float | None
     relevance: float
-    recency: Annotated[float, OPENED]
+    recency: float
     score: float
     outcome: str
     stage: Annotated[int, OUTCOME]
@@ -246,8 +246,8 @@ class Answer(Head, Summary):
     then one column per key of ``RecordResult`` not marked (``ANSWER_COLUMNS``: ``cosine``
     to ``ranks``, ``ranks`` as one column per scorer computed), then the summary and
     ``terms_key``, what the per-term parts depend on. It leaves out what the page holds
-    already: the records' own fields (the store it opened), their word counts and recency
-    (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+    already: the records' own fields (the store it opened), their word counts (the open
+    reply; each record's recency is a column, since it counts from the policy's as-of), each outcome's stage (the outcome table); the per-term parts travel
     apart, and not at all when the page says it holds those of ``terms_key``."""
 
     ids: list[str]
@@ -364,7 +364,7 @@ class VectorsLoaded(TypedDict):
 
 
 class Opened(TypedDict):
-    """The reply to opening a store: its size, and each record's word count and recency."""
+    """The reply to opening a store: its size, and each record's word count and recency now."""
 
     records: int
     words: list[int]

@@ -72,6 +72,15 @@ RECORD: tuple[FormatField, ...] = (
         "key", "key", "Fact key", "records of a tenant with the same key state one fact; the newest supersedes"
     ),
     FormatField("text", "text", "Text", "what the record says; its words are what the scorers match"),
+    FormatField(
+        "true_since_hours",
+        "hours",
+        "True since (hours)",
+        "how many hours ago the fact it states became true in the world; may differ from when it was written",
+        required=False,
+        default_from="age_hours",
+        minimum=0,
+    ),
 )
 
 QUESTION: tuple[FormatField, ...] = (

@@ -33,7 +33,7 @@ from typing import Any
 from .model import Policy
 from .near_miss import NearMisses
 from .scope import Exclusion
-from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
+from .scoring import AnyScoring, Asking, Holder, Moment, Scoring, unmatched_at_zero
 from .shapes import TermPart
 from .text import term_counts, tokenize
 
@@ -92,14 +92,20 @@ def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) 
     return Vector(counts, length)
 
 
-def build_index(texts: tuple[str, ...]) -> Index:
-    """Fit the vocabulary and idf on every record text."""
+def build_index(texts: tuple[str, ...], counted: tuple[int, ...] | None = None) -> Index:
+    """Fit the vocabulary and idf on every record text, or only on the texts at the positions
+    ``counted`` (the records that existed at an earlier moment): the others are left out of
+    the index as if they were not there, each an empty vector, sharing no term with any question."""
     token_counts = [term_counts(text) for text in texts]
+    fitted = token_counts if counted is None else [token_counts[position] for position in counted]
     # Iterating a record's counts yields each of its terms once: their tally is the df.
-    document_frequency = Counter(chain.from_iterable(token_counts))
-    n = len(texts)
+    document_frequency = Counter(chain.from_iterable(fitted))
+    n = len(fitted)
     frequencies = dict(sorted(document_frequency.items()))
     idf = {term: smoothed_idf(n, df) for term, df in frequencies.items()}
+    if counted is not None:
+        kept = set(counted)
+        token_counts = [counts if position in kept else Counter() for position, counts in enumerate(token_counts)]
     return Index(n, frequencies, idf, tuple(_vector(counts, idf) for counts in token_counts))
 
 
@@ -191,31 +197,39 @@ NO_SHARED_TERMS = Exclusion(
 )
 
 
-def store_index(session: Holder) -> Index:
-    """The store's index, built once per session (BM25 reads it too)."""
-    return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
+def store_index(session: Holder, moment: Moment | None = None) -> Index:
+    """The store's index as the agent had it at ``moment`` (now when None: every record),
+    built once per session and set of records that existed (BM25 reads it too)."""
+    if moment is None or moment.index_key is None:
+        return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
+    return session.keep("tfidf index", moment.index_key, lambda: build_index(tuple(session.texts), moment.written))
 
 
-def _near_misses(session: Holder) -> NearMisses:
-    """The store's vocabulary by stem, made the first time a question has a term in no record."""
-    return session.keep("near misses", None, lambda: NearMisses(store_index(session).document_frequency))
+def _near_misses(session: Holder, moment: Moment) -> NearMisses:
+    """The vocabulary by stem at the moment asked, made the first time a question has a term in no record."""
+    index = store_index(session, moment)
+    return session.keep("near misses", moment.index_key, lambda: NearMisses(index.document_frequency))
 
 
 def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
     """TF-IDF's reading (engine/scorers.py): the cosine is the relevance, and a record sharing
-    no term (cosine 0) is not matched; the reading is kept by the question's text. The
-    answer's question gets its terms, those in no record, and their near misses."""
-    session, text = asking.session, asking.text
-    return session.keep("tfidf", text, lambda: _reading(session, score_question(store_index(session), text)))
+    no term (cosine 0) is not matched; the reading is kept by the question's text and the
+    records that existed at the moment asked. The answer's question gets its terms, those
+    in no record, and their near misses."""
+    session, text, moment = asking.session, asking.text, asking.moment
+    key = text if moment.index_key is None else (text, moment.index_key)
+    return session.keep(
+        "tfidf", key, lambda: _reading(session, score_question(store_index(session, moment), text), moment)
+    )
 
 
-def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
+def _reading(session: Holder, scores: QuestionScores, moment: Moment) -> Scoring[TermPart]:
     def question(policy: Policy) -> dict[str, Any]:
         dropped = scores.dropped
         return {
             "terms": list(scores.terms),
             "dropped_terms": list(dropped),
-            "near_misses": _near_misses(session).of(dropped) if dropped else [],
+            "near_misses": _near_misses(session, moment).of(dropped) if dropped else [],
         }
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)

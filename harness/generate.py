@@ -64,10 +64,12 @@ SMALL_STORE_SPANS: dict[str, float] = {
     "budget_words": 80,
     "max_records": 6,
     "min_similarity": 0.7,
+    # Past the oldest record (500 hours in generated stores) no record existed yet.
+    "as_of_hours": 600,
 }
 # The record key a number field is compared with: its values there are drawn half the
 # time, since an inclusive limit is decided only where the two are equal.
-RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours"}
+RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours", "as_of_hours": "age_hours"}
 
 
 @dataclass(frozen=True)
@@ -141,18 +143,33 @@ def draw(values: Values, rng: random.Random, *, on_steps: bool) -> Any:
     return rng.uniform(values.low, values.high)
 
 
-def policies(store: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """Valid policies for ``store``, every field of engine.fields.FIELDS drawn."""
-    return st.fixed_dictionaries({field.name: strategy(values_of(field, store)) for field in FIELDS})
+# The fields that move the moment a question is asked from (and the clock that says which
+# fact is the latest). The seed's invariants speak of now: policies are drawn at their
+# defaults unless drawn ``over_time``.
+TIME_FIELDS: tuple[str, ...] = ("as_of_hours", "latest_by")
 
 
-def random_policy(store: dict[str, Any], rng: random.Random, *, on_steps: bool = False) -> dict[str, Any]:
+def _drawn(over_time: bool) -> tuple[Field, ...]:
+    return tuple(field for field in FIELDS if over_time or field.name not in TIME_FIELDS)
+
+
+def policies(store: dict[str, Any], *, over_time: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid policies for ``store``, every field of engine.fields.FIELDS drawn (``over_time``:
+    the time fields too; else they keep their defaults: now, by the time written)."""
+    return st.fixed_dictionaries({field.name: strategy(values_of(field, store)) for field in _drawn(over_time)})
+
+
+def random_policy(
+    store: dict[str, Any], rng: random.Random, *, on_steps: bool = False, over_time: bool = False
+) -> dict[str, Any]:
     """A valid policy for ``store``, every field of engine.fields.FIELDS drawn with ``rng`` (so
-    a seed repeats it); with ``on_steps``, one a learner can set through the page's controls."""
-    return {field.name: draw(values_of(field, store), rng, on_steps=on_steps) for field in FIELDS}
+    a seed repeats it); with ``on_steps``, one a learner can set through the page's controls;
+    ``over_time`` as for ``policies``."""
+    return {field.name: draw(values_of(field, store), rng, on_steps=on_steps) for field in _drawn(over_time)}
 
 
 POLICIES = policies(BASE_STORE)
+POLICIES_OVER_TIME = policies(BASE_STORE, over_time=True)
 
 RECORD = st.fixed_dictionaries(
     {

@@ -63,7 +63,7 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
     made = []
     for name, store in STORES.items():
         for i in range(CASES_PER_STORE):
-            policy = random_policy(store, rng) | {"scorer": SCORER_IDS[i % len(SCORER_IDS)]}
+            policy = random_policy(store, rng, over_time=True) | {"scorer": SCORER_IDS[i % len(SCORER_IDS)]}
             policy["question_text"] = own_question(store, rng) if i % 2 else ""
             made.append((name, policy))
     return made
@@ -78,9 +78,14 @@ def answer(index: int) -> Result:
     return result_of({"store": STORES[name], "policy": policy})
 
 
-def vocabulary(store: dict[str, Any]) -> set[str]:
+def vocabulary(store: dict[str, Any], as_of: float = 0) -> set[str]:
+    """The words of the records that existed ``as_of`` hours ago (every record, now)."""
     return {
-        token for record in store["records"] for token in word_tokens(record["text"]) if token not in engine.STOP_WORDS
+        token
+        for record in store["records"]
+        if record["age_hours"] >= as_of
+        for token in word_tokens(record["text"])
+        if token not in engine.STOP_WORDS
     }
 
 
@@ -89,7 +94,7 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
     q = result["question"]
     scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
     tokens = word_tokens(q["text"])
-    known = vocabulary(store)
+    known = vocabulary(store, result["policy"]["as_of_hours"])
     terms = list(dict.fromkeys(t for t in tokens if t not in engine.STOP_WORDS))
     by_kind = {claim["kind"]: claim for claim in q["reading"]}
     for claim in q["reading"]:
@@ -177,7 +182,7 @@ def check_negation(result: Result, store: dict[str, Any]) -> None:
     if lexical is not None:
         assert lexical["items"] == list(dict.fromkeys(word for word, *_ in found))
         said = lexical["text"].split(": it ", 1)[1].split("; it ")
-        known = vocabulary(store)
+        known = vocabulary(store, result["policy"]["as_of_hours"])
         matched = False
         for word, *_ in found:
             for token in [*word_tokens(word), *re.findall(r"\b\w\b", word)]:

@@ -232,8 +232,8 @@
  * then one column per key of `RecordResult` not marked (`ANSWER_COLUMNS`: `cosine`
  * to `ranks`, `ranks` as one column per scorer computed), then the summary and
  * `terms_key`, what the per-term parts depend on. It leaves out what the page holds
- * already: the records' own fields (the store it opened), their word counts and recency
- * (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+ * already: the records' own fields (the store it opened), their word counts (the open
+ * reply; each record's recency is a column, since it counts from the policy's as-of), each outcome's stage (the outcome table); the per-term parts travel
  * apart, and not at all when the page says it holds those of `terms_key`.
  * @typedef {object} Answer
  * @property {string} engine_version
@@ -251,6 +251,7 @@
  * @property {(number | null)[]} similarity
  * @property {(number | null)[]} rrf
  * @property {number[]} relevance
+ * @property {number[]} recency
  * @property {number[]} score
  * @property {string[]} outcome
  * @property {string[]} reason
@@ -370,7 +371,7 @@
  */
 
 /**
- * The reply to opening a store: its size, and each record's word count and recency.
+ * The reply to opening a store: its size, and each record's word count and recency now.
  * @typedef {object} Opened
  * @property {number} records
  * @property {number[]} words
@@ -554,6 +555,7 @@ export const SHAPE_KEYS = Object.freeze({
     "similarity",
     "rrf",
     "relevance",
+    "recency",
     "score",
     "outcome",
     "reason",
@@ -658,7 +660,7 @@ export const RECORD_SOURCES = Object.freeze({
   "similarity": "answer",
   "rrf": "answer",
   "relevance": "answer",
-  "recency": "opened",
+  "recency": "answer",
   "score": "answer",
   "outcome": "answer",
   "stage": "outcome",
@@ -694,7 +696,7 @@ export function recordAt(record, i, answer, opened, outcomes, parts) {
     similarity: answer.similarity[i],
     rrf: answer.rrf[i],
     relevance: answer.relevance[i],
-    recency: opened.recency[i],
+    recency: answer.recency[i],
     score: answer.score[i],
     outcome: answer.outcome[i],
     stage: outcomes[answer.outcome[i]].stage,
