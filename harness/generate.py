@@ -171,6 +171,27 @@ def random_policy(
 POLICIES = policies(BASE_STORE)
 POLICIES_OVER_TIME = policies(BASE_STORE, over_time=True)
 
+# A record's text: a few of the default store's words (and a stop word).
+RECORD_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "deployment",
+            "region",
+            "timeout",
+            "checkout",
+            "roll",
+            "release",
+            "incident",
+            "on-call",
+            "payment",
+            "the",
+            "Mumbai",
+        ]
+    ),
+    min_size=1,
+    max_size=15,
+).map(" ".join)
+
 RECORD = st.fixed_dictionaries(
     {
         "tenant": st.sampled_from([tenant["id"] for tenant in BASE_STORE["tenants"]]),
@@ -178,26 +199,26 @@ RECORD = st.fixed_dictionaries(
         "session": st.sampled_from(list(SESSIONS)),
         "age_hours": st.integers(0, 500) | st.floats(0, 500),
         "key": st.sampled_from([None, "k1", "k2"]),
-        "text": st.lists(
-            st.sampled_from(
-                [
-                    "deployment",
-                    "region",
-                    "timeout",
-                    "checkout",
-                    "roll",
-                    "release",
-                    "incident",
-                    "on-call",
-                    "payment",
-                    "the",
-                    "Mumbai",
-                ]
-            ),
-            min_size=1,
-            max_size=15,
-        ).map(" ".join),
+        "text": RECORD_TEXT,
     }
+)
+
+
+# Records over time: ages and times-true drawn from a few values, so that ties in time (two
+# records written, or true, at the same hour; an as-of on a record's very hour) are common;
+# few keys, so that facts replace each other; each record true since its age, or since
+# another hour (a late-filed note about an old state, or one announcing a later change).
+HOURS_OVER_TIME = st.sampled_from([0, 1, 12, 24, 30, 96, 120, 300]) | st.integers(0, 500)
+RECORD_OVER_TIME = st.fixed_dictionaries(
+    {
+        "tenant": st.sampled_from([tenant["id"] for tenant in BASE_STORE["tenants"]]),
+        "store": st.sampled_from(list(STORE_KINDS)),
+        "session": st.sampled_from(list(SESSIONS)),
+        "age_hours": HOURS_OVER_TIME,
+        "key": st.sampled_from([None, "k1", "k1", "k2"]),
+        "text": RECORD_TEXT,
+    },
+    optional={"true_since_hours": HOURS_OVER_TIME},
 )
 
 
