@@ -97,7 +97,7 @@ def test_the_as_of_is_refused_out_of_range_with_its_rule() -> None:
 def clock_store() -> dict[str, Any]:
     """Three region facts of one tenant: Frankfurt since 400 h, Mumbai written 96 h ago and
     true since then, and a note filed 1 h ago about the Frankfurt years (true since 400 h)."""
-    store = json.loads(json.dumps(STORE))
+    store: dict[str, Any] = json.loads(json.dumps(STORE))
     store["records"] = [
         record | {"true_since_hours": 400} if record["id"] == "M1" else record for record in store["records"]
     ]
@@ -171,7 +171,7 @@ def expected_outcomes(store: dict[str, Any], policy: dict[str, Any]) -> dict[str
     as_of, clock = policy["as_of_hours"], policy["latest_by"]
 
     def true_since(record: dict[str, Any]) -> float:
-        return record.get("true_since_hours", record["age_hours"])
+        return float(record.get("true_since_hours", record["age_hours"]))
 
     def time(record: dict[str, Any]) -> float:
         return true_since(record) if clock == "true" else record["age_hours"]
