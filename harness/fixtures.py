@@ -13,6 +13,8 @@ from harness.results import result_of
 FIXTURES = ROOT / "fixtures"
 GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
 SUPPORT_STORE = FIXTURES / "support-store.json"
+# The store whose lessons need time: facts replaced, a late-filed note, an announcement.
+TIMELINE_STORE = FIXTURES / "timeline-store.json"
 
 
 def load_json(path: Path) -> Any:

@@ -35,7 +35,7 @@ from harness.fixtures import FIXTURES, load_json
 from harness.generate import random_policy
 from harness.results import result_of
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json")}
+STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "timeline-store.json")}
 # Words an own question is drawn from besides the store's: stop words, one-letter words,
 # words in no record, near misses of record words, punctuation.
 EXTRA_WORDS = ["where", "do", "our", "I", "a", "servers", "live", "deploy", "fail", "checkouts", "?", ":", "zyxwv"]
