@@ -1,7 +1,9 @@
 """Command line: ``python -m engine [--fixtures FILE] [--vectors FILE] [policy flags] [--json]``.
 
 Prints the records table, the tray and the coverage, or with ``--json`` the result
-object the page receives. Bad input exits with status 2 and one line naming it: a flag's
+object the page receives. ``--check-guides`` checks every guided step's "Look for"
+against its answer instead (engine/claims.py): one line per false claim and status 1, or
+one line saying they all hold and status 0. Bad input exits with status 2 and one line naming it: a flag's
 value by its flag and as it was typed, the engine's rule after it; a store with problems,
 with one line for each (as ``build.py --store`` lists them). ``--help`` lists the
 questions and tenants of the store ``--fixtures`` names.
@@ -19,13 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from .api import evaluate, run
+from .api import check_store, evaluate, load_vectors, run
 from .evaluate import printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
 from .scope import as_of_said
 from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, blend_for
-from .shapes import ErrorResult, Evaluation, Result
+from .shapes import ErrorResult, Evaluation, Result, StoreCheck
 from .version import __version__
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
@@ -108,6 +110,12 @@ def build_parser(store: Any = None) -> argparse.ArgumentParser:
         help="evaluate instead: every question of the store under every scorer, with the other policy flags, "
         "measured against the questions' supporting records (recall, precision, MRR and nDCG at k = max records, "
         "coverage)",
+    )
+    parser.add_argument(
+        "--check-guides",
+        action="store_true",
+        help="check every guided step's Look for against that step's answer instead: one line per false claim "
+        "(guide, step, what it names, what the answer shows) and exit status 1, 0 when all hold",
     )
     parser.add_argument("--json", action="store_true", help="print the result object as JSON instead of a table")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -404,6 +412,13 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"python -m engine: error: {error}", file=sys.stderr)
         return 2
+    if args.check_guides:
+        if typed or args.evaluate:
+            first = FIELDS_BY_NAME[next(iter(typed))].flag if typed else "--evaluate"
+            print(f"python -m engine: error: --check-guides runs each step's own policy, not {first}", file=sys.stderr)
+            return 2
+        checked = check_store(store, vectors=lambda: load_vectors(args.vectors))
+        return _report_check(checked, args.fixtures or DEFAULT_STORE, args.json)
     request = {"store": store, "policy": policy}
     result = evaluate(request, vectors=args.vectors) if args.evaluate else run(request, vectors=args.vectors)
     if "error" in result:
@@ -427,6 +442,35 @@ def main(argv: list[str] | None = None) -> int:
         # The reader stopped early (| head): what it read is all it wanted. Python would
         # report the pipe again when it flushes at exit, so stdout goes nowhere from here.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _report_check(checked: StoreCheck, source: Path, as_json: bool) -> int:
+    """A store's guided claims as the command line says them: a store with problems as
+    ``--fixtures`` says it (status 2); one line per false claim (status 1) and per step left
+    unchecked (status 2); else one line saying how many claims hold (status 0)."""
+    if checked["problems"]:
+        error: ErrorResult = {"error": {"name": "InvalidStore", "message": "", "problems": checked["problems"]}}
+        print(error_lines(error["error"], source, {}, {}, False), file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(checked, ensure_ascii=False, indent=2))
+    else:
+        for claim in checked["claims"]:
+            print(claim["text"])
+    for step in checked["unchecked"]:
+        print(
+            f"python -m engine: error: {step['guide']} step {step['step']} not checked: {step['why']}", file=sys.stderr
+        )
+    if checked["unchecked"]:
+        return 2
+    steps = f"{checked['steps']} step{'' if checked['steps'] == 1 else 's'}"
+    if checked["claims"]:
+        false = len(checked["claims"])
+        print(f"{false} of {checked['checked']} claims in {steps} are false", file=sys.stderr)
+        return 1
+    if not as_json:
+        print(f"all {checked['checked']} claims in {steps} hold")
     return 0
 
 

@@ -8,6 +8,9 @@ path and the rule, never a traceback.
   the slim answer and, apart, its per-term parts. Only JSON text crosses into JavaScript.
 - ``evaluate(request)``: every question of the store under every scorer, measured
   (engine/evaluate.py); the worker calls ``evaluate.evaluate_json`` on its session.
+- ``check_store_json(store_text)``: the page's editor checks a draft store: the parser's
+  problems, and when there are none every guided step's "Look for" against its answer
+  (engine/claims.py); ``check_store(data)`` is the same for the command line and the build.
 - ``load_embedding(path)``: the worker, having written the fetched vector file into
   Pyodide's file system, loads it; sessions opened by ``open_json`` read the embedding
   scorers' vectors from the file loaded last (when none was, from the repository's
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InputError, error_result, internal_error
 from .parse import parse_store
 from .session import Session, dumps
-from .shapes import ErrorResult, Evaluation, Result, VectorsLoaded
+from .shapes import ErrorResult, Evaluation, Problem, Result, StoreCheck, VectorsLoaded
 
 if TYPE_CHECKING:
     from .embedding import StaticEmbedding  # imported with the vectors (session.py)
@@ -165,3 +169,35 @@ def open_json(store_text: str) -> Opening:
     except Exception as error:  # RecursionError on absurd nesting, a resource limit
         return Opening(None, dumps(internal_error(error)))
     return Opening(session, dumps(session.opened()))
+
+
+def check_store(data: Any, *, vectors: Callable[[], StaticEmbedding] | None = None) -> StoreCheck:
+    """A store's problems as the parser finds them, and when it has none, every guided
+    step's "Look for" checked against its answer (engine/claims.py). The embedding's steps
+    read ``vectors`` (default: the file ``load_embedding`` read last, else the repository's);
+    a step whose answer cannot be made without them is listed as unchecked."""
+    try:
+        store = parse_store(data)
+    except InputError as error:
+        problems: list[Problem] = [{"path": path, "message": message} for path, message in error.problems]
+        return {"claims": [], "unchecked": [], "steps": 0, "checked": 0, "problems": problems}
+    # Imported here: the page's worker boots without the check, which only the editor asks for.
+    from .claims import check_guides
+
+    checked = check_guides(Session(store, vectors=vectors or _loaded_vectors))
+    return {**checked, "problems": []}
+
+
+def check_store_json(store_text: str) -> str:
+    """``check_store`` for a store given as JSON text, as JSON text ``{"claims", "unchecked",
+    "steps", "checked", "problems"}``; text that is not JSON is one problem at ``store``, as
+    ``open_json`` says it; an engine failure is an error object, never an exception."""
+    try:
+        try:
+            data = json.loads(store_text)
+        except (json.JSONDecodeError, TypeError) as error:
+            problem: Problem = {"path": "store", "message": f"is not valid JSON ({error})"}
+            return dumps({"claims": [], "unchecked": [], "steps": 0, "checked": 0, "problems": [problem]})
+        return dumps(check_store(data))
+    except Exception as error:  # RecursionError on absurd nesting, a bug: the page must get an answer
+        return dumps(internal_error(error))

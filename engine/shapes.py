@@ -393,6 +393,48 @@ class ErrorResult(TypedDict):
     error: ErrorBody
 
 
+class FalseClaim(TypedDict):
+    """A guided step's "Look for" naming what its answer does not hold (engine/claims.py):
+    the guide's id, the step (from 1), the path of the sentence in the store, what it names
+    (a number, a record id, "30 of 40", "M5's cosine 0.360"…), what the answer shows instead,
+    and the two as one line (the command line's and the build's)."""
+
+    guide: str
+    step: int
+    path: str
+    named: str
+    shows: str
+    text: str
+
+
+class UncheckedStep(TypedDict):
+    """A guided step whose answer could not be made, so its "Look for" went unchecked, and why
+    (the embedding's vectors not loaded, in the page, before a learner picks that scorer)."""
+
+    guide: str
+    step: int
+    path: str
+    why: str
+
+
+class GuideCheck(TypedDict):
+    """Every guided step of a store checked against its answer (``claims.check_guides``):
+    the false claims, the steps left unchecked, how many steps and claims were checked."""
+
+    claims: list[FalseClaim]
+    unchecked: list[UncheckedStep]
+    steps: int
+    checked: int
+
+
+class StoreCheck(GuideCheck):
+    """A store given as text, checked (``api.check_store_json``): the parser's problems (the
+    words and paths ``python -m engine --fixtures`` reports), then, only when there are none,
+    its guided claims checked."""
+
+    problems: list[Problem]
+
+
 def _source(hint: Any) -> Source:
     return typing.cast(Source, hint.__metadata__[0]) if typing.get_origin(hint) is Annotated else ANSWER
 

@@ -401,6 +401,52 @@
  * @property {ErrorBody} error
  */
 
+/**
+ * A guided step's "Look for" naming what its answer does not hold (engine/claims.py):
+ * the guide's id, the step (from 1), the path of the sentence in the store, what it names
+ * (a number, a record id, "30 of 40", "M5's cosine 0.360"…), what the answer shows instead,
+ * and the two as one line (the command line's and the build's).
+ * @typedef {object} FalseClaim
+ * @property {string} guide
+ * @property {number} step
+ * @property {string} path
+ * @property {string} named
+ * @property {string} shows
+ * @property {string} text
+ */
+
+/**
+ * A guided step whose answer could not be made, so its "Look for" went unchecked, and why
+ * (the embedding's vectors not loaded, in the page, before a learner picks that scorer).
+ * @typedef {object} UncheckedStep
+ * @property {string} guide
+ * @property {number} step
+ * @property {string} path
+ * @property {string} why
+ */
+
+/**
+ * Every guided step of a store checked against its answer (`claims.check_guides`):
+ * the false claims, the steps left unchecked, how many steps and claims were checked.
+ * @typedef {object} GuideCheck
+ * @property {FalseClaim[]} claims
+ * @property {UncheckedStep[]} unchecked
+ * @property {number} steps
+ * @property {number} checked
+ */
+
+/**
+ * A store given as text, checked (`api.check_store_json`): the parser's problems (the
+ * words and paths `python -m engine --fixtures` reports), then, only when there are none,
+ * its guided claims checked.
+ * @typedef {object} StoreCheck
+ * @property {FalseClaim[]} claims
+ * @property {UncheckedStep[]} unchecked
+ * @property {number} steps
+ * @property {number} checked
+ * @property {Problem[]} problems
+ */
+
 /** Each shape's keys in JSON order (a shape's bases first). */
 export const SHAPE_KEYS = Object.freeze({
   "TermPart": [
@@ -638,6 +684,33 @@ export const SHAPE_KEYS = Object.freeze({
   ],
   "ErrorResult": [
     "error"
+  ],
+  "FalseClaim": [
+    "guide",
+    "step",
+    "path",
+    "named",
+    "shows",
+    "text"
+  ],
+  "UncheckedStep": [
+    "guide",
+    "step",
+    "path",
+    "why"
+  ],
+  "GuideCheck": [
+    "claims",
+    "unchecked",
+    "steps",
+    "checked"
+  ],
+  "StoreCheck": [
+    "claims",
+    "unchecked",
+    "steps",
+    "checked",
+    "problems"
   ]
 });
 
