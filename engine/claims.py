@@ -200,8 +200,10 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
             continue
         count += 1
         in_measures.add(m.start(1))
-        if not _matches(m[1], rows[record]["age_hours"]):
-            false(f"{record} {m[0]}", f"{record} is {_shown(rows[record]['age_hours'], m[1])} hours old")
+        # An age counts from the moment the step asks as of (0: now).
+        age = rows[record]["age_hours"] - result["policy"]["as_of_hours"]
+        if not _matches(m[1], age):
+            false(f"{record} {m[0]}", f"{record} is {_shown(age, m[1])} hours old")
 
     for m in NUMBER.finditer(text):
         if m.start() in in_pairs or m.start() in in_measures:
@@ -299,6 +301,7 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
         rid = row["id"]
         for key in ("words", "age_hours", "cosine", "bm25", "similarity", "rrf", "relevance", "recency", "score"):
             add(row[key], f"{rid}'s {key}")
+        add(row["age_hours"] - policy["as_of_hours"], f"{rid}'s age as of the step's as-of")
         add(row["rank"], f"{rid}'s rank")
         for scorer, place in row["ranks"].items():
             add(place, f"{rid}'s rank under {SCORER_NAMES.get(scorer, scorer)}")

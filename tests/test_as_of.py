@@ -315,3 +315,25 @@ def test_the_support_store_still_opens_with_every_record_true_since_its_age() ->
         result_of({"store": store, "policy": {"latest_by": "true"}})["selected"]
         == result_of({"store": store})["selected"]
     )
+
+
+def test_a_guided_claim_of_an_age_counts_from_the_steps_as_of() -> None:
+    """As of 20 hours ago F1 (300 hours old now) was 280 hours old: the guided-claim check
+    holds "280 hours old" and refuses "300 hours old" in that step's Look for."""
+    from engine.claims import check_look_for
+    from engine.parse import parse_store
+    from engine.session import Session
+
+    store = load_json(FIXTURES / "timeline-store.json")
+    session = Session(parse_store(store))
+    guide = next(g for g, each in enumerate(store["guides"]) if each["id"] == "newest-note")
+    steps = store["guides"][guide]["steps"]
+    step = next(
+        s
+        for s, each in enumerate(steps)
+        if each["policy"].get("as_of_hours") == 20 and "latest_by" not in each["policy"]
+    )
+    held, _ = check_look_for(session, guide, step, "F1, then 280 hours old, is superseded by F2.")
+    assert held == []
+    refused, _ = check_look_for(session, guide, step, "F1, then 300 hours old, is superseded by F2.")
+    assert len(refused) == 1 and "F1 is 280 hours old" in str(refused[0])
