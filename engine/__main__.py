@@ -25,7 +25,6 @@ from .api import check_store, evaluate, load_vectors, run
 from .evaluate import printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
-from .scope import as_of_said
 from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, blend_for
 from .shapes import ErrorResult, Evaluation, Result, StoreCheck
 from .version import __version__
@@ -322,10 +321,7 @@ def _score_lines(result: Result) -> list[str]:
         lines.append(SHARED_INDEX)
     named = ", ".join(f"#{SCORER_NAMES[name]} is the rank under {SCORER_NAMES[name]}" for name in scorer.ranks)
     lines.append(f"{named}; {scorer.name} ranks and packs")
-    unwritten = sum(1 for row in result["records"] if row["outcome"] == "not_written_yet")
-    stored = len(result["records"])
-    moment = as_of_said(policy["as_of_hours"], stored - unwritten, stored, policy["latest_by"])
-    return [*lines, moment] if moment else lines
+    return lines
 
 
 def _labelled(label: str, texts: list[str]) -> list[str]:

@@ -24,6 +24,8 @@ from .text import hours
 class Exclusion:
     outcome: str
     reason: str
+    # The record that supersedes this one (a superseded record only).
+    by: str | None = None
 
 
 def newest_by_key(records: tuple[Record, ...]) -> dict[tuple[str, str], Record]:
@@ -195,6 +197,7 @@ def superseded(record: Record, newer: Record, as_of: float = 0, clock: str = "wr
             f"Superseded by {newer.id}, a fact for key {record.key} that became true later "
             f"(true for {hours(newer.true_since_hours - as_of)} against {hours(record.true_since_hours - as_of)}"
             f"{moment}): the time each became true decided, not when it was written.",
+            newer.id,
         )
     if as_of:
         return Exclusion(
@@ -202,11 +205,13 @@ def superseded(record: Record, newer: Record, as_of: float = 0, clock: str = "wr
             f"Superseded by {newer.id}, a newer fact for key {record.key} "
             f"({hours(newer.age_hours - as_of)} old against {hours(record.age_hours - as_of)} as of "
             f"{hours(as_of)} ago): the time each was written decided.",
+            newer.id,
         )
     return Exclusion(
         "superseded",
         f"Superseded by {newer.id}, a newer fact for key {record.key} "
         f"({hours(newer.age_hours)} old against {hours(record.age_hours)}).",
+        newer.id,
     )
 
 

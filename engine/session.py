@@ -30,7 +30,7 @@ from .pack import Candidate, Packed, rank
 from .parse import parse_policy
 from .reading import negated_first_claims, negation_word_claims, negations_in, word_claims
 from .recent import Recent
-from .scope import Exclusion, ScopeChecker
+from .scope import Exclusion, ScopeChecker, as_of_said
 from .scorers import READ_FOR, SCORERS, SCORERS_BY_ID, blend_for, packing_for
 from .scoring import AnyScoring, Asking, First, Weigh, recency
 from .scoring import moment as at_moment
@@ -231,6 +231,7 @@ class Session:
         records in scope that the policy's scorer matches, rank them under each scorer,
         pack the policy scorer's ranking, and see what the tray holds."""
         exclusions, in_scope = self.scope.check_all(policy)
+        superseded_by = [None if exclusion is None else exclusion.by for exclusion in exclusions]
         text = self._asked(policy)
         moment = self.keep("moment", policy.as_of_hours, lambda: at_moment(self.ages, policy.as_of_hours, self.recency))
         asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope, moment)
@@ -272,6 +273,7 @@ class Session:
             "score": weigh(scoring.relevance, range(size)),
             "outcome": outcome,
             "reason": reason,
+            "superseded_by": superseded_by,
             "rank": ranks[policy.scorer],
             "other_rank": ranks[OTHER_SCORER[policy.scorer]],
             "ranks": ranks,
@@ -344,6 +346,20 @@ class Session:
         if first is not None:
             held = term_counts(self.store.records[first.position].text)
             claims += negated_first_claims(negations, text, policy.scorer, first.id, held)
+        existed = len(d.asking.moment.written) if d.asking.moment.written is not None else len(self.ids)
+        said = as_of_said(policy.as_of_hours, existed, len(self.ids), policy.latest_by)
+        if said:
+            # When the question is asked from, and by which clock a fact is the latest.
+            claims.append(
+                {
+                    "kind": "as_of",
+                    "scorer": policy.scorer,
+                    "items": [],
+                    "text": said,
+                    "record": None,
+                    "values": [policy.as_of_hours, existed, len(self.ids)],
+                }
+            )
         return claims
 
     def _summary(self, policy: Policy, d: _Decisions) -> Summary:

@@ -206,7 +206,8 @@ class RecordResult(TypedDict):
     1)``), ``stage`` the stage (2, 3 or 4) that decides the outcome, ``rank`` its place
     under the policy's scorer and ``other_rank`` under the other one (None when out of
     scope); ``ranks`` gives the record's place among the candidates under each scorer the
-    answer computed (None where that scorer does not match it). ``terms`` are the policy
+    answer computed (None where that scorer does not match it). ``superseded_by`` names the
+    record that supersedes a superseded one (None for any other). ``terms`` are the policy
     scorer's parts. Each key not marked is one of the slim answer's columns."""
 
     id: Annotated[str, STORE]
@@ -227,6 +228,7 @@ class RecordResult(TypedDict):
     outcome: str
     stage: Annotated[int, OUTCOME]
     reason: str
+    superseded_by: str | None
     rank: int | None
     other_rank: int | None
     ranks: dict[str, int | None]

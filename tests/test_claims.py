@@ -89,6 +89,21 @@ def vocabulary(store: dict[str, Any], as_of: float = 0) -> set[str]:
     }
 
 
+def check_as_of(claim: Any, result: Result, store: dict[str, Any]) -> None:
+    """The as-of sentence: the hour, how many of the store's records were written by then
+    (counted here from their ages), the age it counts from, and the clock that decides."""
+    policy = result["policy"]
+    as_of, text = policy["as_of_hours"], claim["text"]
+    written = sum(1 for record in store["records"] if record["age_hours"] >= as_of)
+    total = len(store["records"])
+    if as_of:
+        assert text.startswith(f"As of {as_of:g} hour{'' if as_of == 1 else 's'} ago: {written} of {total} records")
+        assert f"only those {written}," in text and f"age - {as_of:g}" in text
+    else:
+        assert not text.startswith("As of")
+    assert ("became true" in text) == (policy["latest_by"] == "true")
+
+
 def check_reading(result: Result, store: dict[str, Any]) -> None:
     """Each reading claim, against the question's tokens, the store's words and the pieces."""
     q = result["question"]
@@ -99,7 +114,9 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
     by_kind = {claim["kind"]: claim for claim in q["reading"]}
     for claim in q["reading"]:
         # Each claim is about a scorer in force, and its sentence names it and every item.
-        if claim["kind"] == "negated_first":
+        if claim["kind"] == "as_of":
+            check_as_of(claim, result, store)
+        elif claim["kind"] == "negated_first":
             assert claim["scorer"] == scorer.id and claim["text"].startswith(f"{claim['record']} ranks first")
         elif claim["kind"] in ("pieces", "unknown_pieces", "piece_parts") or claim["scorer"] == "embedding":
             assert scorer.pieces and claim["scorer"] == "embedding"

@@ -8,6 +8,7 @@ import { STAGES } from "../site/js/views/experiment.js";
 import { renderGuides, renderStart } from "../site/js/views/guides.js";
 import { renderPredictionChoices } from "../site/js/views/prediction.js";
 import { resultViews } from "../site/js/views/result-views.js";
+import { spanOf, trueSinceOf } from "../site/js/views/timeline.js";
 
 // The template's name for each result view's container.
 const TEMPLATE_NAMES = {
@@ -20,6 +21,8 @@ const TEMPLATE_NAMES = {
   "score-breakdown": "breakdown",
   "experiment-intro": "intro",
   "question-reading": "reading",
+  "timeline-lanes": "timeline",
+  "timeline-text": "timelineText",
 };
 
 let input = "";
@@ -29,7 +32,7 @@ const policy = result.policy;
 /** A view's markup as one string: a list of elements (cards, table rows) joined. @param {unknown} made */
 const markup = (made) => (Array.isArray(made) ? made.join("") : String(made));
 const fragments = {
-  ...Object.fromEntries(resultViews(result, { tenantLabels, chosenId, page: 0 }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())])),
+  ...Object.fromEntries(resultViews(result, { tenantLabels, chosenId, page: 0, trueSince: trueSinceOf(store.records) }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())])),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
   start: renderStart(store.guides ?? []),
@@ -41,4 +44,5 @@ const options = Object.fromEntries(
     .filter((field) => field.options)
     .map((field) => [field.name, String(renderOptions(field.options, String(policy[field.name])))]),
 );
-process.stdout.write(JSON.stringify({ html, options, stages: STAGES, pageSize: PAGE_SIZE }));
+// The timeline's span, in hours: the as-of slider's maximum, which the template writes.
+process.stdout.write(JSON.stringify({ html, options, stages: STAGES, pageSize: PAGE_SIZE, timelineSpan: spanOf(store.records) }));

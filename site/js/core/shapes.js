@@ -183,7 +183,8 @@
  * 1)`), `stage` the stage (2, 3 or 4) that decides the outcome, `rank` its place
  * under the policy's scorer and `other_rank` under the other one (None when out of
  * scope); `ranks` gives the record's place among the candidates under each scorer the
- * answer computed (None where that scorer does not match it). `terms` are the policy
+ * answer computed (None where that scorer does not match it). `superseded_by` names the
+ * record that supersedes a superseded one (None for any other). `terms` are the policy
  * scorer's parts. Each key not marked is one of the slim answer's columns.
  * @typedef {object} RecordResult
  * @property {string} id
@@ -204,6 +205,7 @@
  * @property {string} outcome
  * @property {number} stage
  * @property {string} reason
+ * @property {string | null} superseded_by
  * @property {number | null} rank
  * @property {number | null} other_rank
  * @property {Record<string, number | null>} ranks
@@ -255,6 +257,7 @@
  * @property {number[]} score
  * @property {string[]} outcome
  * @property {string[]} reason
+ * @property {(string | null)[]} superseded_by
  * @property {(number | null)[]} rank
  * @property {(number | null)[]} other_rank
  * @property {Record<string, (number | null)[]>} ranks
@@ -568,6 +571,7 @@ export const SHAPE_KEYS = Object.freeze({
     "outcome",
     "stage",
     "reason",
+    "superseded_by",
     "rank",
     "other_rank",
     "ranks",
@@ -605,6 +609,7 @@ export const SHAPE_KEYS = Object.freeze({
     "score",
     "outcome",
     "reason",
+    "superseded_by",
     "rank",
     "other_rank",
     "ranks",
@@ -738,6 +743,7 @@ export const RECORD_SOURCES = Object.freeze({
   "outcome": "answer",
   "stage": "outcome",
   "reason": "answer",
+  "superseded_by": "answer",
   "rank": "answer",
   "other_rank": "answer",
   "ranks": "answer",
@@ -774,6 +780,7 @@ export function recordAt(record, i, answer, opened, outcomes, parts) {
     outcome: answer.outcome[i],
     stage: outcomes[answer.outcome[i]].stage,
     reason: answer.reason[i],
+    superseded_by: answer.superseded_by[i],
     rank: answer.rank[i],
     other_rank: answer.other_rank[i],
     ranks: perScorer(answer.ranks, i),

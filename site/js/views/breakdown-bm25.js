@@ -1,6 +1,7 @@
 // BM25's breakdown: each shared term's part, and the share of the tenant's best BM25.
 
 import { SHARED_INDEX } from "../core/scorers.js";
+import { indexAsOf } from "./timeline.js";
 import { fixed3, fixed4 } from "./format.js";
 import { html } from "./html.js";
 
@@ -40,7 +41,7 @@ export function bm25Breakdown(result, r) {
   )}
   <tfoot><tr><th scope="row">BM25 = sum of contributions</th><td>${fixed4(r.bm25)}</td></tr></tfoot>
 </table>
-<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much). ${SHARED_INDEX}.</p>
+<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much). ${SHARED_INDEX}.${indexAsOf(result, "n and the mean record length count")}</p>
 ${relativeLine(result, r)}`,
   };
 }

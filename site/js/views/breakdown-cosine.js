@@ -1,6 +1,7 @@
 // TF-IDF's breakdown: the cosine taken apart term by term.
 
 import { SHARED_INDEX } from "../core/scorers.js";
+import { indexAsOf } from "./timeline.js";
 import { fixed3, fixed4 } from "./format.js";
 import { html } from "./html.js";
 
@@ -38,6 +39,6 @@ export function cosineBreakdown(result, r) {
   )}
   <tfoot><tr><th scope="row" colspan="2">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
 </table>
-<p class="formula shared-index">idf = ln((1 + N) / (1 + df)) + 1: ${SHARED_INDEX}.</p>`,
+<p class="formula shared-index">idf = ln((1 + N) / (1 + df)) + 1: ${SHARED_INDEX}.${indexAsOf(result, "df counts")}</p>`,
   };
 }
