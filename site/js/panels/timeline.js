@@ -2,10 +2,10 @@
 // the question as of that hour.
 //
 // The line is a slider of its own, outside the lanes the result views redraw, so a drag or
-// the keyboard's focus survives every answer. Each position asks at once, as a keystroke in
-// the question box does (its result shows as soon as it comes; the inspection replays once
-// the line rests or is let go). Where a pointer or a key puts it, and what it says, are the
-// pure rules of views/timeline.js.
+// the keyboard's focus survives every answer. Each position asks at once, and its answer
+// shows at the stage in view without replaying the inspection (a followed change,
+// core/requests.js), so the table and the tray follow the line. Where a pointer or a key
+// puts it, and what it says, are the pure rules of views/timeline.js.
 
 import { asOfAt, asOfByKey, asOfText, asOfWords, place, sideOf, spanOf } from "../views/timeline.js";
 import { writeControls } from "../views/view.js";
@@ -38,7 +38,7 @@ export function setUp({ byId, dispatch, state }) {
     if (policy.as_of_hours === asOf) return;
     const next = { ...policy, as_of_hours: asOf };
     writeControls(next, fields);
-    dispatch({ type: "controls-changed", policy: next, at, typing: true });
+    dispatch({ type: "controls-changed", policy: next, at, follow: true });
   };
 
   /** The hour under the pointer. @param {PointerEvent} event */
@@ -61,7 +61,8 @@ export function setUp({ byId, dispatch, state }) {
   const letGo = () => {
     if (!dragging) return;
     dragging = false;
-    dispatch({ type: "question-committed" });
+    // Answers drawn during the drag were not said (the line was moving): say the last one.
+    show(state().policy.as_of_hours);
   };
   area.addEventListener("pointerup", letGo);
   area.addEventListener("pointercancel", letGo);

@@ -135,7 +135,7 @@ export function renderTimelineLanes(result, context) {
 ${lanes.map(
   (lane) => html`<div class="timeline-lane${lane.tenant === result.policy.tenant ? "" : " other-tenant"}">
 <p class="timeline-lane-label">${label(lane.tenant)} · ${lane.key ?? "no key"}</p>
-<svg class="timeline-track" width="100%" height="54" aria-hidden="true">${future}<line class="timeline-base" x1="0" x2="100%" y1="53" y2="53"></line>${lane.positions.map((i, n) => {
+<svg class="timeline-track" width="100%" height="62" aria-hidden="true">${future}<line class="timeline-base" x1="0" x2="100%" y1="61" y2="61"></line>${lane.positions.map((i, n) => {
     const r = records[i];
     // A label too close to the one before it in the lane goes a line lower, so no two overlap.
     const before = n === 0 ? null : records[lane.positions[n - 1]];
@@ -145,12 +145,12 @@ ${lanes.map(
     return html`${
       by === undefined
         ? ""
-        : html`<line class="timeline-arrow" x1="${x(r.age_hours)}" x2="${x(records[by].age_hours)}" y1="5" y2="5" marker-end="url(#timeline-arrowhead)" data-from="${r.id}" data-to="${r.superseded_by}"></line>`
+        : html`<line class="timeline-arrow" x1="${x(r.age_hours)}" x2="${x(records[by].age_hours)}" y1="2" y2="2" marker-end="url(#timeline-arrowhead)" data-from="${r.id}" data-to="${r.superseded_by}"></line>`
     }${
       trueSince[i] === r.age_hours
         ? ""
-        : html`<line class="timeline-since" x1="${x(r.age_hours)}" x2="${x(trueSince[i])}" y1="16" y2="16"></line><text class="timeline-true" x="${x(trueSince[i])}" y="21" text-anchor="middle">◆</text>`
-    }<g class="timeline-mark" data-record-id="${r.id}" data-outcome="${r.outcome}"><circle cx="${x(r.age_hours)}" cy="16" r="7"></circle><text class="timeline-glyph" x="${x(r.age_hours)}" y="20" text-anchor="middle">${OUTCOMES[r.outcome]?.glyph ?? ""}</text><text class="timeline-id" x="${x(r.age_hours)}" y="${low ? 50 : 37}" text-anchor="middle">${r.id}</text></g>`;
+        : html`<line class="timeline-since" x1="${x(r.age_hours)}" x2="${x(trueSince[i])}" y1="7" y2="7"></line><text class="timeline-true" x="${x(trueSince[i])}" y="11" text-anchor="middle">◆</text><text class="timeline-true-id" x="${x(trueSince[i])}" dx="${place(trueSince[i], span) > 80 ? -8 : 8}" y="10" text-anchor="${place(trueSince[i], span) > 80 ? "end" : "start"}">${r.id} true</text>`
+    }<g class="timeline-mark" data-record-id="${r.id}" data-outcome="${r.outcome}"><circle cx="${x(r.age_hours)}" cy="24" r="7"></circle><text class="timeline-glyph" x="${x(r.age_hours)}" y="28" text-anchor="middle">${OUTCOMES[r.outcome]?.glyph ?? ""}</text><text class="timeline-id" x="${x(r.age_hours)}" y="${low ? 58 : 45}" text-anchor="middle">${r.id}</text></g>`;
   })}</svg>
 </div>`,
 )}
@@ -181,16 +181,15 @@ ${timelineTable(result, trueSince, lanes)}`;
  */
 function timelineTable(result, trueSince, lanes) {
   const asOf = result.policy.as_of_hours;
-  const at = (/** @type {number} */ hours) =>
-    hours < asOf ? `${formatNumber(hours)} h ago, after the as-of` : asOf === 0 ? `${formatNumber(hours)} h ago` : `${formatNumber(hours)} h ago (${formatNumber(hours - asOf)} h before the as-of)`;
+  const later = (/** @type {number} */ hours) => (hours < asOf ? html` <em>(after the as-of)</em>` : "");
   return html`<details class="timeline-text"><summary>The timeline as a table</summary>
 <div class="scroll-x" tabindex="0" role="region" aria-label="The timeline as a table"><table class="timeline-table">
-<caption class="visually-hidden">Each record by tenant and key: when it was written, when its fact became true, its outcome as of ${asOfWords(asOf)}, and the record that superseded it.</caption>
-<thead><tr><th scope="col">Record</th><th scope="col">Tenant · key</th><th scope="col">Written</th><th scope="col">True since</th><th scope="col">Outcome</th></tr></thead>
+<caption class="visually-hidden">Each record by tenant and key: how many hours ago it was written and its fact became true, its age as of ${asOfWords(asOf)}, its outcome then, and the record that superseded it.</caption>
+<thead><tr><th scope="col">Record</th><th scope="col">Tenant · key</th><th scope="col">Written, h ago</th><th scope="col">True since, h ago</th><th scope="col">Age ${asOf === 0 ? "now" : "then"}</th><th scope="col">Outcome</th></tr></thead>
 <tbody>${lanes.map((lane) =>
     lane.positions.map((i) => {
       const r = result.records[i];
-      return html`<tr data-record-id="${r.id}"><th scope="row">${r.id}</th><td>${r.tenant} · ${r.key ?? "no key"}</td><td>${at(r.age_hours)}</td><td>${at(trueSince[i])}</td><td>${OUTCOMES[r.outcome]?.label ?? r.outcome}${r.superseded_by ? ` by ${r.superseded_by}` : ""}</td></tr>`;
+      return html`<tr data-record-id="${r.id}"><th scope="row">${r.id}</th><td>${r.tenant} · ${r.key ?? "no key"}</td><td class="num">${formatNumber(r.age_hours)}${later(r.age_hours)}</td><td class="num">${formatNumber(trueSince[i])}${later(trueSince[i])}</td><td class="num">${r.age_hours < asOf ? "–" : `${formatNumber(r.age_hours - asOf)} h`}</td><td>${OUTCOMES[r.outcome]?.label ?? r.outcome}${r.superseded_by ? ` by ${r.superseded_by}` : ""}</td></tr>`;
     }),
   )}</tbody></table></div></details>`;
 }
