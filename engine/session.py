@@ -31,7 +31,7 @@ from .parse import parse_policy
 from .reading import negated_first_claims, negation_word_claims, negations_in, word_claims
 from .recent import Recent
 from .scope import Exclusion, ScopeChecker, as_of_said
-from .scorers import READ_FOR, SCORERS, SCORERS_BY_ID, blend_for, packing_for
+from .scorers import READ_FOR, SCOPE_FIELDS, SCORERS, SCORERS_BY_ID, blend_for, packing_for
 from .scoring import AnyScoring, Asking, First, Weigh, recency
 from .scoring import moment as at_moment
 from .shapes import (
@@ -208,18 +208,23 @@ class Session:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
         return policy.question_text or self.store.question(policy.question).text
 
-    def _terms_key(self, policy: Policy, text: str) -> str:
+    def _terms_key(self, policy: Policy, text: str, index_key: float | None = None) -> str:
         """What the per-term parts depend on: the store, the question's ``text``, and the
         settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
         embedding's scope, every setting of the two rankings hybrid fuses). The separator
         after such a key's store name is a control character, which no store name holds,
         so the kinds of key never meet. Asked as of an earlier moment, or by the time facts
-        became true, every scorer's parts depend on that too (the index, or the records in
-        scope): the store's name then carries both after another control character."""
+        became true, the parts depend on that too: a scorer whose parts depend on the scope
+        on the moment and the clock themselves, the others on the records the index held
+        then (``index_key``: two moments with the same records share their parts). The
+        store's name then carries them after another control character."""
         name = self.name
-        if policy.as_of_hours != 0 or policy.latest_by != DEFAULT_POLICY["latest_by"]:
-            name = f"{name}\x1e{json.dumps([policy.as_of_hours, policy.latest_by])}"
         depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
+        if set(depends) & set(SCOPE_FIELDS):
+            if policy.as_of_hours != 0 or policy.latest_by != DEFAULT_POLICY["latest_by"]:
+                name = f"{name}\x1e{json.dumps([policy.as_of_hours, policy.latest_by])}"
+        elif index_key is not None:
+            name = f"{name}\x1e{json.dumps(index_key)}"
         if not depends:
             return f"{name}:{text}"
         settings = [getattr(policy, field) for field in depends]
@@ -234,7 +239,7 @@ class Session:
         superseded_by = [None if exclusion is None else exclusion.by for exclusion in exclusions]
         text = self._asked(policy)
         moment = self.keep("moment", policy.as_of_hours, lambda: at_moment(self.ages, policy.as_of_hours, self.recency))
-        asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope, moment)
+        asking = Asking(self, policy, text, self._terms_key(policy, text, moment.index_key), in_scope, moment)
         scorings: dict[str, AnyScoring] = {}
         for row in READ_FOR[policy.scorer]:
             needed = tuple(scorings[name] for name in row.needs)

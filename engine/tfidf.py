@@ -92,11 +92,14 @@ def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) 
     return Vector(counts, length)
 
 
-def build_index(texts: tuple[str, ...], counted: tuple[int, ...] | None = None) -> Index:
+def build_index(
+    texts: tuple[str, ...], counted: tuple[int, ...] | None = None, counts: Sequence[dict[str, int]] | None = None
+) -> Index:
     """Fit the vocabulary and idf on every record text, or only on the texts at the positions
     ``counted`` (the records that existed at an earlier moment): the others are left out of
-    the index as if they were not there, each an empty vector, sharing no term with any question."""
-    token_counts = [term_counts(text) for text in texts]
+    the index as if they were not there, each an empty vector, sharing no term with any question.
+    ``counts`` are the texts' term counts when known already (another index of the same texts)."""
+    token_counts: list[dict[str, int]] = list(counts) if counts is not None else [term_counts(t) for t in texts]
     fitted = token_counts if counted is None else [token_counts[position] for position in counted]
     # Iterating a record's counts yields each of its terms once: their tally is the df.
     document_frequency = Counter(chain.from_iterable(fitted))
@@ -105,7 +108,7 @@ def build_index(texts: tuple[str, ...], counted: tuple[int, ...] | None = None) 
     idf = {term: smoothed_idf(n, df) for term, df in frequencies.items()}
     if counted is not None:
         kept = set(counted)
-        token_counts = [counts if position in kept else Counter() for position, counts in enumerate(token_counts)]
+        token_counts = [held if position in kept else {} for position, held in enumerate(token_counts)]
     return Index(n, frequencies, idf, tuple(_vector(counts, idf) for counts in token_counts))
 
 
@@ -202,13 +205,18 @@ def store_index(session: Holder, moment: Moment | None = None) -> Index:
     built once per session and set of records that existed (BM25 reads it too)."""
     if moment is None or moment.index_key is None:
         return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
-    return session.keep("tfidf index", moment.index_key, lambda: build_index(tuple(session.texts), moment.written))
+    # The texts' term counts are the same at every moment: read from the index of now.
+    now = store_index(session)
+    return session.keep(
+        "tfidf index",
+        moment.index_key,
+        lambda: build_index(tuple(session.texts), moment.written, [document.counts for document in now.documents]),
+    )
 
 
-def _near_misses(session: Holder, moment: Moment) -> NearMisses:
-    """The vocabulary by stem at the moment asked, made the first time a question has a term in no record."""
-    index = store_index(session, moment)
-    return session.keep("near misses", moment.index_key, lambda: NearMisses(index.document_frequency))
+def _near_misses(session: Holder) -> NearMisses:
+    """The store's vocabulary by stem, made the first time a question has a term in no record."""
+    return session.keep("near misses", None, lambda: NearMisses(store_index(session).document_frequency))
 
 
 def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
@@ -229,7 +237,12 @@ def _reading(session: Holder, scores: QuestionScores, moment: Moment) -> Scoring
         return {
             "terms": list(scores.terms),
             "dropped_terms": list(dropped),
-            "near_misses": _near_misses(session, moment).of(dropped) if dropped else [],
+            # At an earlier moment, only the words of the records that existed then.
+            "near_misses": _near_misses(session).of(
+                dropped, None if moment.index_key is None else store_index(session, moment).document_frequency
+            )
+            if dropped
+            else [],
         }
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)

@@ -337,3 +337,51 @@ def test_a_guided_claim_of_an_age_counts_from_the_steps_as_of() -> None:
     assert held == []
     refused, _ = check_look_for(session, guide, step, "F1, then 300 hours old, is superseded by F2.")
     assert len(refused) == 1 and "F1 is 280 hours old" in str(refused[0])
+
+
+def test_the_scoreboard_measures_under_the_as_of_in_force() -> None:
+    """As of 120 hours ago with all stores and previous sessions, Team A's region question
+    ranks M1 and not M2, which did not exist: recall at k is 0, as M2 is its support."""
+    from engine.api import evaluate
+
+    now = evaluate({"store": STORE, "policy": REGION})
+    then = evaluate({"store": STORE, "policy": REGION | {"as_of_hours": 120}})
+    assert "error" not in now and "error" not in then
+    assert then["policy"]["as_of_hours"] == 120
+    row = next(r for r in then["evaluation"] if r["question"] == "deployment-region" and r["scorer"] == "tfidf")
+    assert "M1" in row["ranking"] and "M2" not in row["ranking"]
+    assert row["outcomes"] == {"M2": "not_written_yet"}
+    assert row["measures"] is not None and row["measures"]["recall"] == 0.0
+    before = next(r for r in now["evaluation"] if r["question"] == "deployment-region" and r["scorer"] == "tfidf")
+    assert before["measures"] is not None and before["measures"]["recall"] == 1.0
+
+
+def test_the_command_line_takes_both_flags() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "engine",
+            "--as-of-hours",
+            "120",
+            "--latest-by",
+            "true",
+            "--store",
+            "all",
+            "--previous-sessions",
+            "--max-age-hours",
+            "300",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["policy"]["as_of_hours"] == 120 and result["policy"]["latest_by"] == "true"
+    assert "M1" in result["selected"]
+    bad = subprocess.run([sys.executable, "-m", "engine", "--latest-by", "soon"], capture_output=True, text=True)
+    assert bad.returncode != 0 and "--latest-by" in bad.stderr

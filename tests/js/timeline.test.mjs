@@ -83,3 +83,28 @@ test("by the time true, a fact announced before it held shows where it became tr
   assert.match(text, /the one that became true last/);
   assert.match(text, new RegExp(`<th scope="row">F2</th><td>atlas · release.freeze</td><td class="num">50</td><td class="num">${TRUE_SINCE[f2]} <em>\\(after the as-of\\)</em></td><td class="num">30 h</td><td>Not true yet</td>`));
 });
+
+test("everywhere a policy goes carries the as-of and the clock: the link, the LMS resume data, a notebook entry, the baseline", async () => {
+  const { policyFields, readQuery, writeQuery } = await import("../../site/js/core/state.js");
+  const { decodeResume, encodeResume } = await import("../../site/js/lms/lms-core.js");
+  const { compare, observation, observationText, snapshot } = await import("../../site/js/core/observations.js");
+  const fields = policyFields(STORE);
+  const { policy, notices } = readQuery("?as_of_hours=100&latest_by=true", fields);
+  assert.deepEqual(notices, []);
+  assert.equal(policy.as_of_hours, 100);
+  assert.equal(policy.latest_by, "true");
+  const query = writeQuery(policy, fields);
+  assert.match(query, /(^\?|&)as_of_hours=100&latest_by=true(&|$)/);
+  const refused = readQuery("?as_of_hours=-3&latest_by=someday", fields);
+  assert.equal(refused.policy.as_of_hours, 0);
+  assert.equal(refused.policy.latest_by, "written");
+  assert.equal(refused.notices.length, 2);
+  assert.match(refused.notices[0], /as_of_hours=“-3” must be a number from 0 to 100000/);
+  const resumed = decodeResume(encodeResume({ query, stage: 4, step: null, progress: { reached: {}, checks: [] }, baseline: null, notes: null }).text);
+  assert.equal(resumed?.query, query);
+  const then = run({ ...BASE, as_of_hours: 100, latest_by: "true" });
+  const entry = observationText(observation(then, "link", new Date(0)));
+  assert.match(entry, /as_of_hours=100 latest_by=true/);
+  const changed = compare(snapshot(run(BASE)), snapshot(then)).settings.map((s) => s.name);
+  assert.deepEqual(changed, ["as_of_hours", "latest_by"]);
+});

@@ -4,6 +4,7 @@
 // the same facts as a table. The pure rules of the as-of line (where a pointer or a key moves
 // it, what it says) are here too, so the panel only reads events and writes what they give.
 
+import { PAGE_SIZE } from "../core/page-core.js";
 import { OUTCOME_TABLE as OUTCOMES, STORE_FORMAT } from "../core/tables.js";
 import { formatNumber } from "./format.js";
 import { html } from "./html.js";
@@ -84,6 +85,12 @@ export function indexAsOf(result, counted) {
   return html` <span class="as-of-index">As of ${asOfWords(asOf)} the index held only the ${written} records written by then: N = ${written}, and ${counted} among them.</span>`;
 }
 
+/** The positions of the page of records the table shows (every record when no page is given). @param {number} total @param {number} [page] */
+function onPage(total, page = 0) {
+  const first = page * PAGE_SIZE;
+  return new Set(Array.from({ length: Math.max(0, Math.min(total, first + PAGE_SIZE) - first) }, (_, i) => first + i));
+}
+
 /** Ticks of the axis: a few round hours ago, now included. @param {number} span @returns {number[]} */
 export function ticksOf(span) {
   const step = [1, 2, 6, 12, 24, 48, 96, 168, 336, 720, 1440, 2880, 8760].find((s) => span / s <= 4) ?? Math.ceil(span / 4);
@@ -95,13 +102,14 @@ export function ticksOf(span) {
 /**
  * The records in lanes: the active tenant's first, each key a lane (its records in the order
  * they were written, oldest first), then the records with no key.
- * @param {RecordResult[]} records @param {string} tenant
+ * @param {RecordResult[]} records @param {string} tenant @param {Set<number>} [shown]  the positions drawn (every one)
  * @returns {{tenant: string, key: string | null, positions: number[]}[]}
  */
-export function lanesOf(records, tenant) {
+export function lanesOf(records, tenant, shown) {
   /** @type {Map<string, {tenant: string, key: string | null, positions: number[]}>} */
   const lanes = new Map();
   records.forEach((r, i) => {
+    if (shown && !shown.has(i)) return;
     const name = JSON.stringify([r.tenant, r.key]);
     if (!lanes.has(name)) lanes.set(name, { tenant: r.tenant, key: r.key, positions: [] });
     lanes.get(name)?.positions.push(i);
@@ -115,15 +123,17 @@ export function lanesOf(records, tenant) {
 /**
  * The timeline of a result: its lanes with each record's marks, supersession arrows and the
  * span the as-of leaves out (renderTimelineText gives its text alternative).
- * @param {Result} result @param {{tenantLabels: Record<string, string>, trueSince?: number[]}} context
+ * @param {Result} result @param {{tenantLabels: Record<string, string>, trueSince?: number[], page?: number}} context
  */
 export function renderTimelineLanes(result, context) {
   const records = result.records;
   const trueSince = context.trueSince ?? trueSinceOf(records);
+  // The axis spans the whole store; the lanes hold the page of records the table shows.
   const span = spanOf(records.map((r, i) => ({ age_hours: r.age_hours, true_since_hours: trueSince[i] })));
+  const shown = onPage(records.length, context.page);
   const asOf = result.policy.as_of_hours;
   const positionOf = new Map(records.map((r, i) => [r.id, i]));
-  const lanes = lanesOf(records, result.policy.tenant);
+  const lanes = lanesOf(records, result.policy.tenant, shown);
   const label = (/** @type {string} */ tenant) => context.tenantLabels[tenant] ?? tenant;
   const x = (/** @type {number} */ hours) => `${place(hours, span).toFixed(2)}%`;
   /** @type {Set<number>} */
@@ -141,7 +151,8 @@ ${lanes.map(
     const before = n === 0 ? null : records[lane.positions[n - 1]];
     const low = before !== null && Math.abs(place(before.age_hours, span) - place(r.age_hours, span)) < LABEL_GAP && !lowered.has(lane.positions[n - 1]);
     if (low) lowered.add(i);
-    const by = r.superseded_by === null ? undefined : positionOf.get(r.superseded_by);
+    const target = r.superseded_by === null ? undefined : positionOf.get(r.superseded_by);
+    const by = target !== undefined && shown.has(target) ? target : undefined;
     return html`${
       by === undefined
         ? ""
@@ -162,14 +173,14 @@ ${lanes.map(
 
 /**
  * What the timeline's marks mean, what the as-of changes, and the same facts as a table.
- * @param {Result} result @param {{tenantLabels: Record<string, string>, trueSince?: number[]}} context
+ * @param {Result} result @param {{tenantLabels: Record<string, string>, trueSince?: number[], page?: number}} context
  */
 export function renderTimelineText(result, context) {
   const records = result.records;
   const trueSince = context.trueSince ?? trueSinceOf(records);
   const asOf = result.policy.as_of_hours;
   const byTrue = result.policy.latest_by === "true";
-  const lanes = lanesOf(records, result.policy.tenant);
+  const lanes = lanesOf(records, result.policy.tenant, onPage(records.length, context.page));
   return html`<p class="timeline-key">● written, ◆ became true, ⟶ superseded by. The shaded part lies after the as-of: not written yet${byTrue ? " (or, by the time true, not true yet)" : ""}. Ages count from ${asOf === 0 ? "now" : `the as-of, ${asOfWords(asOf)}`}; the latest fact per key is the one ${byTrue ? "that became true last" : "written last"}.</p>
 ${timelineTable(result, trueSince, lanes)}`;
 }
