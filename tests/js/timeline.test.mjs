@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { asOfAt, asOfByKey, asOfText, indexAsOf, lanesOf, renderTimelineLanes, renderTimelineText, sideOf, spanOf, trueSinceOf } from "../../site/js/views/timeline.js";
+import { asOfAt, asOfByKey, asOfText, indexAsOf, labelRows, lanesOf, renderTimelineLanes, renderTimelineText, sideOf, spanOf, trueSinceOf } from "../../site/js/views/timeline.js";
 import { ageAt } from "../../site/js/views/format.js";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -40,6 +40,8 @@ test("the line moves an hour per arrow, a day per page key, to now with Home and
   assert.equal(asOfAt(-0.5, span), span);
   assert.equal(asOfAt(0.75, 400), 100);
   assert.deepEqual([sideOf(90), sideOf(50), sideOf(5)], ["end", "middle", "start"]);
+  // Close marks' labels take the next line down, three lines at most.
+  assert.deepEqual(labelRows([0, 50, 52, 53, 55, 90]), [0, 0, 1, 2, 0, 0]);
 });
 
 test("a record's time true defaults to its age, as the store format says", () => {

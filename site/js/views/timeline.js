@@ -85,6 +85,18 @@ export function indexAsOf(result, counted) {
   return html` <span class="as-of-index">As of ${asOfWords(asOf)} the index held only the ${written} records written by then: N = ${written}, and ${counted} among them.</span>`;
 }
 
+/**
+ * Each label's line in a lane (its marks left to right): a label too close to the one before
+ * goes a line lower, up to two lines, so close records' labels stand apart.
+ * @param {number[]} places  the marks' places, in percent @returns {number[]}
+ */
+export function labelRows(places) {
+  /** @type {number[]} */
+  const rows = [];
+  places.forEach((at, n) => rows.push(n > 0 && Math.abs(places[n - 1] - at) < LABEL_GAP ? (rows[n - 1] + 1) % 3 : 0));
+  return rows;
+}
+
 /** The positions of the page of records the table shows (every record when no page is given). @param {number} total @param {number} [page] */
 function onPage(total, page = 0) {
   const first = page * PAGE_SIZE;
@@ -136,8 +148,6 @@ export function renderTimelineLanes(result, context) {
   const lanes = lanesOf(records, result.policy.tenant, shown);
   const label = (/** @type {string} */ tenant) => context.tenantLabels[tenant] ?? tenant;
   const x = (/** @type {number} */ hours) => `${place(hours, span).toFixed(2)}%`;
-  /** @type {Set<number>} */
-  const lowered = new Set();
   // Positions are SVG percentages of the lane's width: no viewBox, so text keeps its size
   // at any width, and no style attribute, which the page's CSP refuses.
   const future = html`<rect class="timeline-future" x="${x(asOf)}" y="0" width="${(100 - place(asOf, span)).toFixed(2)}%" height="100%"></rect>`;
@@ -145,12 +155,9 @@ export function renderTimelineLanes(result, context) {
 ${lanes.map(
   (lane) => html`<div class="timeline-lane${lane.tenant === result.policy.tenant ? "" : " other-tenant"}">
 <p class="timeline-lane-label">${label(lane.tenant)} · ${lane.key ?? "no key"}</p>
-<svg class="timeline-track" width="100%" height="62" aria-hidden="true">${future}<line class="timeline-base" x1="0" x2="100%" y1="61" y2="61"></line>${lane.positions.map((i, n) => {
+${((rows) => html`<svg class="timeline-track" width="100%" height="${62 + 12 * Math.max(0, ...rows)}" aria-hidden="true">${future}<line class="timeline-base" x1="0" x2="100%" y1="${61 + 12 * Math.max(0, ...rows)}" y2="${61 + 12 * Math.max(0, ...rows)}"></line>${lane.positions.map((i, n) => {
     const r = records[i];
-    // A label too close to the one before it in the lane goes a line lower, so no two overlap.
-    const before = n === 0 ? null : records[lane.positions[n - 1]];
-    const low = before !== null && Math.abs(place(before.age_hours, span) - place(r.age_hours, span)) < LABEL_GAP && !lowered.has(lane.positions[n - 1]);
-    if (low) lowered.add(i);
+    const row = rows[n];
     const target = r.superseded_by === null ? undefined : positionOf.get(r.superseded_by);
     const by = target !== undefined && shown.has(target) ? target : undefined;
     return html`${
@@ -161,8 +168,8 @@ ${lanes.map(
       trueSince[i] === r.age_hours
         ? ""
         : html`<line class="timeline-since" x1="${x(r.age_hours)}" x2="${x(trueSince[i])}" y1="7" y2="7"></line><text class="timeline-true" x="${x(trueSince[i])}" y="11" text-anchor="middle">◆</text><text class="timeline-true-id" x="${x(trueSince[i])}" dx="${place(trueSince[i], span) > 80 ? -8 : 8}" y="10" text-anchor="${place(trueSince[i], span) > 80 ? "end" : "start"}">${r.id} true</text>`
-    }<g class="timeline-mark" data-record-id="${r.id}" data-outcome="${r.outcome}"><circle cx="${x(r.age_hours)}" cy="24" r="7"></circle><text class="timeline-glyph" x="${x(r.age_hours)}" y="28" text-anchor="middle">${OUTCOMES[r.outcome]?.glyph ?? ""}</text><text class="timeline-id" x="${x(r.age_hours)}" y="${low ? 58 : 45}" text-anchor="middle">${r.id}</text></g>`;
-  })}</svg>
+    }<g class="timeline-mark" data-record-id="${r.id}" data-outcome="${r.outcome}"><circle cx="${x(r.age_hours)}" cy="24" r="7"></circle><text class="timeline-glyph" x="${x(r.age_hours)}" y="28" text-anchor="middle">${OUTCOMES[r.outcome]?.glyph ?? ""}</text><text class="timeline-id" x="${x(r.age_hours)}" y="${45 + 12 * row}" text-anchor="middle">${r.id}</text></g>`;
+  })}</svg>`)(labelRows(lane.positions.map((i) => place(records[i].age_hours, span))))}
 </div>`,
 )}
 <svg class="timeline-axis" width="100%" height="20" aria-hidden="true"><defs><marker id="timeline-arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"></path></marker></defs>${ticksOf(span).map(
