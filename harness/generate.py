@@ -149,14 +149,20 @@ def draw(values: Values, rng: random.Random, *, on_steps: bool) -> Any:
 TIME_FIELDS: tuple[str, ...] = ("as_of_hours", "latest_by")
 
 
-def _drawn(over_time: bool) -> tuple[Field, ...]:
-    return tuple(field for field in FIELDS if over_time or field.name not in TIME_FIELDS)
+def _now(field: Field, over_time: bool) -> bool:
+    """Whether ``field`` keeps its default (now, by the time written) in a policy drawn."""
+    return not over_time and field.name in TIME_FIELDS
 
 
 def policies(store: dict[str, Any], *, over_time: bool = False) -> st.SearchStrategy[dict[str, Any]]:
     """Valid policies for ``store``, every field of engine.fields.FIELDS drawn (``over_time``:
     the time fields too; else they keep their defaults: now, by the time written)."""
-    return st.fixed_dictionaries({field.name: strategy(values_of(field, store)) for field in _drawn(over_time)})
+    return st.fixed_dictionaries(
+        {
+            field.name: st.just(field.default) if _now(field, over_time) else strategy(values_of(field, store))
+            for field in FIELDS
+        }
+    )
 
 
 def random_policy(
@@ -165,7 +171,10 @@ def random_policy(
     """A valid policy for ``store``, every field of engine.fields.FIELDS drawn with ``rng`` (so
     a seed repeats it); with ``on_steps``, one a learner can set through the page's controls;
     ``over_time`` as for ``policies``."""
-    return {field.name: draw(values_of(field, store), rng, on_steps=on_steps) for field in _drawn(over_time)}
+    return {
+        field.name: field.default if _now(field, over_time) else draw(values_of(field, store), rng, on_steps=on_steps)
+        for field in FIELDS
+    }
 
 
 POLICIES = policies(BASE_STORE)
