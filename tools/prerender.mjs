@@ -32,7 +32,9 @@ const policy = result.policy;
 /** A view's markup as one string: a list of elements (cards, table rows) joined. @param {unknown} made */
 const markup = (made) => (Array.isArray(made) ? made.join("") : String(made));
 const fragments = {
-  ...Object.fromEntries(resultViews(result, { tenantLabels, chosenId, page: 0, trueSince: trueSinceOf(store.records) }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())])),
+  ...Object.fromEntries(
+    resultViews(result, { tenantLabels, chosenId, page: 0, trueSince: trueSinceOf(store.records) }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())]),
+  ),
   predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
   guides: renderGuides(store.guides ?? []),
   start: renderStart(store.guides ?? []),

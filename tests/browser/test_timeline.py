@@ -6,6 +6,7 @@ and nothing overflows a phone's width. Screenshots go to test-output/screenshots
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -13,12 +14,15 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from harness import ROOT
+from harness.controls import full_policy
 from harness.devices import device
 from harness.fixtures import TIMELINE_STORE, load_json
-from harness.page import wait_ready
+from harness.page import rows_on_page, wait_ready
+from harness.results import result_of
 
 SCREENSHOTS = ROOT / "test-output" / "screenshots" / "timeline"
 STORE: dict[str, Any] = load_json(TIMELINE_STORE)
+POLICY = {"question": "database-host", "store": "all", "previous_sessions": True, "max_age_hours": 500}
 QUERY = "?question=database-host&store=all&previous_sessions=true&max_age_hours=500"
 SPAN = max(max(r["age_hours"], r.get("true_since_hours", r["age_hours"])) for r in STORE["records"])
 
@@ -69,6 +73,16 @@ def test_the_as_of_line_moves_by_keys_and_pointer_and_the_page_follows(
     expect(page.locator("#tray-body li[data-record-id='D2']")).to_be_visible()
     expect(page.locator("#records-body tr[data-record-id='D3'] .reason")).to_have_text(
         "Not written yet as of 100 hours ago: written 30 hours ago."
+    )
+    # The page's numbers and sentences as of then are CPython's.
+    policy = full_policy(POLICY | {"as_of_hours": 100}, STORE)
+    expected = result_of({"store": STORE, "policy": policy})
+    for row, want in zip(rows_on_page(page), expected["records"], strict=True):
+        assert (row["id"], row["outcome"]) == (want["id"], want["outcome"])
+        assert math.isclose(row["cosine"], want["cosine"], rel_tol=1e-12, abs_tol=1e-15)
+        assert math.isclose(row["score"], want["score"], rel_tol=1e-12, abs_tol=1e-15)
+    expect(page.locator("#question-reading .read-claim")).to_have_text(
+        [claim["text"] for claim in expected["question"]["reading"]]
     )
     # D1 is superseded by D2 on the lanes too: the arrow runs from D1 to D2.
     expect(page.locator('#timeline-lanes .timeline-arrow[data-from="D1"][data-to="D2"]')).to_have_count(1)

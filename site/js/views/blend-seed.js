@@ -15,7 +15,8 @@ export function seedBlend(result, r) {
   const asOf = result.policy.as_of_hours;
   // Asked as of an earlier hour, the age counts from then: the hours between writing and the as-of.
   const age = asOf === 0 ? formatNumber(r.age_hours) : `(${formatNumber(r.age_hours)} − ${formatNumber(asOf)})`;
-  const from = asOf === 0 ? "" : html` <span class="hint">(age counted from the as-of, ${formatNumber(asOf)} h ago: written ${formatNumber(r.age_hours)} h ago)</span>`;
+  const from =
+    asOf === 0 ? "" : html` <span class="hint">(age counted from the as-of, ${formatNumber(asOf)} h ago: written ${formatNumber(r.age_hours)} h ago)</span>`;
   return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${age}/24</sup> = ${fixed4(r.recency)}${from}</p>
 <p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
 }

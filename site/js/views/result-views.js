@@ -12,7 +12,10 @@ import { renderTray } from "./tray.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
 
-/** @typedef {{tenantLabels: Record<string, string>, chosenId: string, choice?: import("../core/page-core.js").Choice, page: number, trueSince?: number[]}} ViewContext */
+/**
+ * @typedef {{tenantLabels: Record<string, string>, chosenId: string, choice?: import("../core/page-core.js").Choice, page: number,
+ *   trueSince?: number[]}} ViewContext  trueSince: each record's hours since its fact became true, in store order
+ */
 
 /**
  * Each result view's container id and how to make its markup (made only when asked for).
