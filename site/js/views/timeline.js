@@ -154,7 +154,7 @@ export function renderTimelineLanes(result, context) {
   return html`<div class="timeline-lanes" data-span="${span}" data-as-of="${asOf}">
 ${lanes.map(
   (lane) => html`<div class="timeline-lane${lane.tenant === result.policy.tenant ? "" : " other-tenant"}">
-<p class="timeline-lane-label">${label(lane.tenant)} · ${lane.key ?? "no key"}</p>
+<p class="timeline-lane-label">${label(lane.tenant)} · ${lane.key ?? "no key"}${lane.tenant === result.policy.tenant ? "" : " (another tenant)"}</p>
 ${((rows) => html`<svg class="timeline-track" width="100%" height="${62 + 12 * Math.max(0, ...rows)}" aria-hidden="true">${future}<line class="timeline-base" x1="0" x2="100%" y1="${61 + 12 * Math.max(0, ...rows)}" y2="${61 + 12 * Math.max(0, ...rows)}"></line>${lane.positions.map((i, n) => {
     const r = records[i];
     const row = rows[n];
