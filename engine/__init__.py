@@ -5,7 +5,16 @@ Standard library only, so the same code runs in CPython and in Pyodide.
 
 from __future__ import annotations
 
-from .api import Opening, import_everything, load_embedding, load_vectors, open_json, run, run_json
+from .api import (
+    Opening,
+    check_store_json,
+    import_everything,
+    load_embedding,
+    load_vectors,
+    open_json,
+    run,
+    run_json,
+)
 from .errors import InputError
 from .fields import DEFAULT_POLICY, FIELDS, OUTCOME_TABLE, OUTCOMES, POLICY_FIELDS
 from .model import STORE_CHOICES
@@ -26,6 +35,7 @@ __all__ = [
     "Opening",
     "Session",
     "__version__",
+    "check_store_json",
     "import_everything",
     "load_embedding",
     "load_vectors",

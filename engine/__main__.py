@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from .api import check_store, evaluate, load_vectors, run
-from .evaluate import printed
+from .api import check_store, evaluate, load_vectors, run, sweep
+from .evaluate import SWEPT, printed
 from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
 from .parse import _show
-from .scorers import COLUMNS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column, blend_for
-from .shapes import ErrorResult, Evaluation, Result, StoreCheck
+from .scorers import BLENDS_BY_ID, COLUMNS, PACKINGS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column
+from .shapes import ErrorResult, Evaluation, Result, StoreCheck, Sweep
 from .version import __version__
 
 # Next to the package in a source checkout; an installed wheel has no store of its own.
@@ -109,6 +109,12 @@ def build_parser(store: Any = None) -> argparse.ArgumentParser:
         help="evaluate instead: every question of the store under every scorer, with the other policy flags, "
         "measured against the questions' supporting records (recall, precision, MRR and nDCG at k = max records, "
         "coverage)",
+    )
+    parser.add_argument(
+        "--sweep",
+        choices=SWEPT,
+        help="sweep instead: every scorer's mean nDCG at k over the store's questions as this field goes from 0 to 1 "
+        "in steps of 0.1, with the other policy flags",
     )
     parser.add_argument(
         "--check-guides",
@@ -218,7 +224,7 @@ def format_table(result: Result) -> str:
         cells = (
             f"{row['id']:<6} {row['words']:>5} "
             + "".join(f"{_number(row[column.id], column.places):>{_width(column)}} " for column in columns)
-            + f"{row['score']:>7.3f} "
+            + f"{_number(row['score'], 3):>7} "
             + "".join(f"{_rank(row['ranks'].get(name)):>{max(4, len(title))}} " for name, title in ranks)
             + " "
         )
@@ -291,6 +297,22 @@ def format_evaluation(evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
+def format_sweep(sweep: Sweep) -> str:
+    """A sweep as plain text: a row per value of the field swept, each scorer's mean nDCG at k
+    ("–" where nothing is measured), the value in force marked."""
+    field = FIELDS_BY_NAME[sweep["field"]]
+    scorers = list(sweep["points"][0]["ndcg"]) if sweep["points"] else []
+    lines = [
+        f"Sweep: mean nDCG@{sweep['k']} over the store's questions as {field.label} ({field.flag}) goes from 0 to 1",
+        f"{field.name:<14}" + "".join(f"{SCORER_NAMES[s]:>11}" for s in scorers),
+    ]
+    for point in sweep["points"]:
+        now = " (set now)" if point["value"] == sweep["policy"][sweep["field"]] else ""
+        cells = "".join(f"{'–' if v is None else printed(v):>11}" for v in point["ndcg"].values())
+        lines.append(f"{point['value']:<14g}{cells}{now}")
+    return "\n".join(lines)
+
+
 def own_question_note(evaluation: Evaluation) -> str | None:
     """What an evaluation did with the own question the policy holds, if any: nothing, as
     engine/evaluate.py sets it aside."""
@@ -309,7 +331,7 @@ def _score_lines(result: Result) -> list[str]:
     question = result["question"]
     scorer = SCORERS_BY_ID[policy["scorer"]]
     lines = [
-        f"{scorer.name}: {blend_for(policy).formula.format(relevance=scorer.relevance)}",
+        f"{scorer.name}: {BLENDS_BY_ID[policy['blend']].formula.format(relevance=scorer.relevance)}",
         scorer.formula,
     ]
     lines.append(f"{scorer.relevance} = {scorer.normaliser}")
@@ -321,7 +343,59 @@ def _score_lines(result: Result) -> list[str]:
         lines.append(SHARED_INDEX)
     named = ", ".join(f"#{SCORER_NAMES[name]} is the rank under {SCORER_NAMES[name]}" for name in scorer.ranks)
     lines.append(f"{named}; {scorer.name} ranks and packs")
+    lines += weighing_lines(result)
+    packing = next(row for row in PACKINGS if row.chosen(_Policy(policy)))
+    lines.append(f"Packing: {packing.label}" + (f", λ = {policy['mmr_lambda']:g}" if packing.id == "mmr" else ""))
     return lines
+
+
+class _Policy:
+    """A result's policy object read by attribute, as the packing table's rows read a policy."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def weighing_lines(result: Result) -> list[str]:
+    """Under a blend that normalises: each term, the bounds it was normalised between over
+    the ranked records, and its weight; then each ranked record's terms raw, normalised and
+    weighted, and its score."""
+    weighing = result["weighing"]
+    if weighing is None:
+        return []
+    over = weighing["over"]
+    lines = []
+    for term in weighing["terms"]:
+        if term["low"] is None or term["high"] is None:
+            lines.append(f"{term['term']} = {term['raw']}: no record reaches ranking, so nothing is normalised")
+            continue
+        same = term["low"] == term["high"]
+        lines.append(
+            f"{term['term']} = {term['raw']}, weight {term['weight']:g}; "
+            + (
+                f"{_four(term['low'])} for {_all_ranked(over)}, so each is normalised to 0.5"
+                if same
+                else f"normalised between {_four(term['low'])} (to 0) and {_four(term['high'])} (to 1) over the {over} ranked record{'s' if over != 1 else ''}"
+            )
+        )
+    for place, rid in enumerate(result["ranked"], start=1):
+        row = next(r for r in result["records"] if r["id"] == rid)
+        weighed = row["weighed"] or []
+        parts = "; ".join(
+            f"{term['term']} {_four(raw)} → {_four(normalised)} × {term['weight']:g} = {_four(weighted)}"
+            for term, (raw, normalised, weighted) in zip(weighing["terms"], weighed, strict=True)
+        )
+        lines.append(f"{rid} (ranked {place}): {parts}; score {_four(row['score'] or 0.0)}")
+    return lines
+
+
+def _all_ranked(over: int) -> str:
+    """ "all 3 ranked records", or "the only ranked record"."""
+    return "the only ranked record" if over == 1 else f"all {over} ranked records"
+
+
+def _four(value: float) -> str:
+    return f"{value:.4f}"
 
 
 def _labelled(label: str, texts: list[str]) -> list[str]:
@@ -416,7 +490,12 @@ def main(argv: list[str] | None = None) -> int:
         checked = check_store(store, vectors=lambda: load_vectors(args.vectors))
         return _report_check(checked, args.fixtures or DEFAULT_STORE, args.json)
     request = {"store": store, "policy": policy}
-    result = evaluate(request, vectors=args.vectors) if args.evaluate else run(request, vectors=args.vectors)
+    if args.sweep:
+        result: Any = sweep(request, args.sweep, vectors=args.vectors)
+    elif args.evaluate:
+        result = evaluate(request, vectors=args.vectors)
+    else:
+        result = run(request, vectors=args.vectors)
     if "error" in result:
         refused = cast(ErrorResult, result)["error"]
         source = args.fixtures or DEFAULT_STORE
@@ -424,10 +503,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.json:
         text = json.dumps(result, ensure_ascii=False, indent=2)
-        note = own_question_note(cast(Evaluation, result)) if args.evaluate else None
+        note = own_question_note(cast(Evaluation, result)) if args.evaluate and not args.sweep else None
         if note:
             # Beside the object, not in it: the page and scripts read the same object.
             print(f"python -m engine: note: {note}", file=sys.stderr)
+    elif args.sweep:
+        text = format_sweep(cast(Sweep, result))
     elif args.evaluate:
         text = format_evaluation(cast(Evaluation, result))
     else:

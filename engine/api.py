@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, error_result, internal_error
-from .parse import parse_store
+from .parse import parse_policy, parse_store
 from .session import Session, dumps
-from .shapes import ErrorResult, Evaluation, Problem, Result, StoreCheck, VectorsLoaded
+from .shapes import ErrorResult, Evaluation, Problem, Result, StoreCheck, Sweep, VectorsLoaded
 
 if TYPE_CHECKING:
     from .embedding import StaticEmbedding  # imported with the vectors (session.py)
@@ -71,8 +71,9 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
-    # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's reading.
-    from . import evaluate, fusion, semantic  # noqa: F401
+    # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's
+    # reading; claims is the editor's check of a draft's guided claims.
+    from . import claims, evaluate, fusion, semantic  # noqa: F401
 
 
 def load_embedding(path: str) -> str:
@@ -135,6 +136,21 @@ def evaluate(request: Any, *, vectors: str | Path | None = None) -> Evaluation |
         return internal_error(error)
 
 
+def sweep(request: Any, field: str, *, vectors: str | Path | None = None) -> Sweep | ErrorResult:
+    """``evaluate``'s mean nDCG for one request as ``field`` (evaluate.SWEPT: the recency
+    weight or MMR's λ) goes from 0 to 1, the rest of the policy kept; never raises on bad input."""
+    from .evaluate import sweep_over
+
+    try:
+        _check_request(request)
+        session = Session(parse_store(request["store"]), vectors=lambda: load_vectors(vectors))
+        return sweep_over(session, parse_policy(request.get("policy"), session.store), field)
+    except InputError as error:
+        return error_result(error)
+    except Exception as error:  # the command line reports it in one line, never a traceback
+        return internal_error(error)
+
+
 def run_json(text: str) -> str:
     """``run`` with JSON text on both sides."""
     try:
@@ -182,9 +198,11 @@ def check_store(data: Any, *, vectors: Callable[[], StaticEmbedding] | None = No
         problems: list[Problem] = [{"path": path, "message": message} for path, message in error.problems]
         return {"claims": [], "unchecked": [], "steps": 0, "checked": 0, "problems": problems}
     # Imported here: the page's worker boots without the check, which only the editor asks for.
-    from .claims import check_guides
+    from .claims import check_guides, kept_answers
 
-    checked = check_guides(Session(store, vectors=vectors or _loaded_vectors))
+    # The page's drafts (read with the one vector file it loads) keep their steps' answers between checks.
+    answers = kept_answers(data) if vectors is None else None
+    checked = check_guides(Session(store, vectors=vectors or _loaded_vectors), answers)
     return {**checked, "problems": []}
 
 

@@ -28,8 +28,11 @@ Words for numbers ("nine") are read as words: only numerals are checked.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +41,7 @@ from .evaluate import evaluate, printed
 from .fields import FIELDS, OUTCOME_TABLE
 from .model import Store
 from .parse import parse_policy
+from .recent import Recent
 from .scorers import COLUMNS, SCORER_NAMES
 from .session import Session
 from .shapes import Evaluation, FalseClaim, GuideCheck, Result, UncheckedStep
@@ -64,11 +68,29 @@ RECORD_AGE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) hours? old\b")
 PAIR_BEFORE = {"coverage": re.compile(r"\bcoverage\b(?:\W+\w+){0,3}\W*$", re.IGNORECASE)}
 PAIR_AFTER = {"words": re.compile(r"^ words?\b")}
 # Views of one record only: the breakdown and its parts.
-RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)'s (breakdown|parts)\b")
+RECORD_VIEW = re.compile(r"(?<![\w-])(\S+?)['’]s (breakdown|parts)\b")
 BREAKDOWN_PARTS = ("breakdown", "map")
 # Words that turn an outcome named after a record into its opposite.
 NEGATING = re.compile(r"\b(not|no|nothing|none|neither|nor|never|rather than|instead of)\b|n[’']t\b")
-LEADS_WORDS = r"(?:now )?(?:leads|wins)"
+# An outcome's label, as a sentence says it of a record: "M1 is superseded".
+OUTCOME_SAID = [(outcome, re.compile(r"\b" + re.escape(outcome.label.lower()) + r"\b")) for outcome in OUTCOME_TABLE]
+# A scorer said to lead: "Hybrid now leads on every mean but MRR".
+LEADS = re.compile(
+    r"\b(" + "|".join(re.escape(name) for name in SCORER_NAMES.values()) + r") (?:now )?(?:leads|wins)\b"
+    r"(?: on every mean but ([\w@]+))?"
+)
+
+
+# Says a claim is false: what it names, what the answer shows.
+Say = Callable[[str, str], None]
+# A step's answer: its result, and the scoreboard's evaluation where the step needs it.
+StepAnswer = tuple[Result, Evaluation | None]
+# An editor checks its draft again at each edit, most of them to the words of its guides,
+# which no answer reads: the answers of the stores checked last are kept, by their content
+# but their guides, each store's by its steps' policies.
+STORES_KEPT = 2
+ANSWERS_KEPT = 32
+_KEPT: Recent[str, Recent[str, StepAnswer]] = Recent(STORES_KEPT)
 
 
 @dataclass(frozen=True)
@@ -90,10 +112,17 @@ class Step:
     shows: dict[str, Any]
 
 
-def check_guides(session: Session) -> GuideCheck:
+def kept_answers(data: dict[str, Any]) -> Recent[str, StepAnswer]:
+    """The step answers kept for a store (its JSON object), by its content but its guides."""
+    content = json.dumps({key: value for key, value in data.items() if key != "guides"}, sort_keys=True)
+    return _KEPT.get(hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest(), lambda: Recent(ANSWERS_KEPT))
+
+
+def check_guides(session: Session, answers: Recent[str, StepAnswer] | None = None) -> GuideCheck:
     """Each step of each guide of the session's store, checked against its answer: the
     false claims, the steps that could not be answered (the embedding's vectors missing)
-    with why, how many steps and how many claims were checked."""
+    with why, how many steps and how many claims were checked. ``answers`` keeps the steps'
+    answers between checks of the same store (``kept_answers``)."""
     claims: list[FalseClaim] = []
     unchecked: list[UncheckedStep] = []
     steps = checked = 0
@@ -101,7 +130,7 @@ def check_guides(session: Session) -> GuideCheck:
         for s in range(len(guide["steps"])):
             steps += 1
             try:
-                found, count = check_look_for(session, g, s)
+                found, count = check_look_for(session, g, s, answers=answers)
             except InputError as error:
                 why = str(error).removeprefix("vectors: ")
                 unchecked.append({"guide": guide["id"], "step": s + 1, "path": _path(g, s), "why": why})
@@ -111,10 +140,13 @@ def check_guides(session: Session) -> GuideCheck:
     return {"claims": claims, "unchecked": unchecked, "steps": steps, "checked": checked}
 
 
-def check_look_for(session: Session, guide: int, step: int, text: str | None = None) -> tuple[list[FalseClaim], int]:
+def check_look_for(
+    session: Session, guide: int, step: int, text: str | None = None, *, answers: Recent[str, StepAnswer] | None = None
+) -> tuple[list[FalseClaim], int]:
     """One step's "Look for" (or ``text`` in its place: a sentence being written) checked
-    against the step's answer: its false claims and how many claims it makes. Raises
-    InputError when the answer cannot be made (the embedding's vectors missing)."""
+    against the step's answer (taken from ``answers`` when kept there): its false claims
+    and how many claims it makes. Raises InputError when the answer cannot be made (the
+    embedding's vectors missing)."""
     data = session.store.guides[guide]["steps"][step]
     shows = data.get("shows") or {}
     said = Step(
@@ -124,11 +156,15 @@ def check_look_for(session: Session, guide: int, step: int, text: str | None = N
         data["look_for"] if text is None else text,
         shows,
     )
-    policy = parse_policy(data.get("policy", {}), session.store)
-    result = session.retrieve(policy)
     # The scoreboard measures every question: only for a step that shows it or speaks of it.
     scoreboard = shows.get("part") == "scoreboard" or bool(LEADS.search(said.text))
-    evaluation = evaluate(session, policy) if scoreboard else None
+
+    def answer() -> StepAnswer:
+        policy = parse_policy(data.get("policy", {}), session.store)
+        return session.retrieve(policy), evaluate(session, policy) if scoreboard else None
+
+    key = json.dumps([data.get("policy", {}), scoreboard], sort_keys=True)
+    result, evaluation = answer() if answers is None else answers.get(key, answer)
     return check_step(said, session.store, result, evaluation)
 
 
@@ -163,6 +199,7 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
 
     board = evaluation if step.shows.get("part") == "scoreboard" else None
     numbers = _numbers(result, board, store, [rid for rid in named_ids if rid in ids] + [step.shows.get("record")])
+    written = _Written(numbers)
     pairs = _pairs(result, board)
     in_pairs: set[int] = set()
     for m in PAIR.finditer(text):
@@ -206,10 +243,11 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
             false(f"{record} {m[0]}", f"{record} is {_shown(age, m[1])} hours old")
 
     for m in NUMBER.finditer(text):
-        if m.start() in in_pairs or m.start() in in_measures:
+        # A record whose id is a number is named, not counted: its id was checked above.
+        if m.start() in in_pairs or m.start() in in_measures or m[0] in ids:
             continue
         count += 1
-        if not any(_matches(m[0], number.value) for number in numbers):
+        if m[0] not in written:
             false(m[0], f"no number of its answer is {m[0]} (nearest: {_nearest(m[0], numbers)})")
 
     count += _check_outcomes(text, ids, result, false)
@@ -231,8 +269,12 @@ def _pair_kind(text: str, m: re.Match[str]) -> str | None:
 
 
 def _id_shaped(store: Store) -> re.Pattern[str]:
-    """Words shaped like the store's record ids: each id itself, and its digits any digits."""
-    shapes = {re.sub(r"\\d\+|\d+", r"\\d+", re.escape(record.id)) for record in store.records}
+    """Words shaped like the store's record ids: each id itself, and its digits any digits
+    (an id of digits only stays itself, or every number would be taken for an id)."""
+    shapes = {
+        re.sub(r"\d+", r"\\d+", re.escape(record.id)) if re.search(r"[^\W\d]", record.id) else re.escape(record.id)
+        for record in store.records
+    }
     return re.compile(r"(?<![\w-])(?:" + "|".join(sorted(shapes, key=lambda s: (-len(s), s))) + r")(?![\w-])")
 
 
@@ -252,9 +294,34 @@ def _matches(number: str, value: float) -> bool:
     """The number as written is the value, as the page writes it or rounded to fewer
     places; a whole number is the value exactly (2 is not 1.6)."""
     places = len(number.partition(".")[2])
+    return (number if places else float(number)) in _written([value], places)
+
+
+class _Written:
+    """Which numbers, as a sentence writes them, are among an answer's: each answer's
+    number written at a sentence's places once, when a sentence first uses them."""
+
+    def __init__(self, numbers: list[Shown]) -> None:
+        self.values = [number.value for number in numbers]
+        self.at: dict[int, set[str] | set[float]] = {}
+
+    def __contains__(self, number: str) -> bool:
+        places = len(number.partition(".")[2])
+        written = self.at.get(places)
+        if written is None:
+            written = self.at[places] = _written(self.values, places)
+        return (number if places else float(number)) in written
+
+
+def _written(values: list[float], places: int) -> set[str] | set[float]:
+    """The values as a sentence may write them at ``places`` (rounded as Python and as the
+    page's decimals round them, either sign); at none, the values themselves, exactly."""
     if not places:
-        return float(number) in (value, abs(value))
-    return number in (f"{value:.{places}f}", f"{abs(value):.{places}f}", printed(abs(value), places))
+        return {abs(value) for value in values}
+    out: set[str] = set()
+    for value in values:
+        out |= {f"{abs(value):.{places}f}", printed(abs(value), places)}
+    return out
 
 
 def _shown(value: float, like: str) -> str:
@@ -295,13 +362,32 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
 
     policy = result["policy"]
     for field in FIELDS:
-        if field.kind in ("int", "number"):
+        # A field shown only with another field's value (the Generative Agents weights) is on
+        # the page only then.
+        other, value = field.shown_with or ("", "")
+        shown = not field.shown_with or policy[other] in ((value,) if isinstance(value, str) else value)
+        if field.kind in ("int", "number") and shown:
             add(policy[field.name], field.name)
     for row in result["records"]:
         rid = row["id"]
-        for key in ("words", "age_hours", "cosine", "bm25", "similarity", "rrf", "relevance", "recency", "score"):
+        for key in (
+            "words",
+            "importance",
+            "age_hours",
+            "cosine",
+            "bm25",
+            "similarity",
+            "rrf",
+            "relevance",
+            "recency",
+            "score",
+        ):
             add(row[key], f"{rid}'s {key}")
         add(row["age_hours"] - policy["as_of_hours"], f"{rid}'s age as of the step's as-of")
+        # A normalising blend's terms (the Generative Agents view): raw, normalised, weighted.
+        for term, values in zip((result["weighing"] or {"terms": []})["terms"], row["weighed"] or [], strict=False):
+            for number, stage in zip(values, ("raw", "normalised", "weighted"), strict=False):
+                add(number, f"{rid}'s {stage} {term['term']}")
         add(row["rank"], f"{rid}'s rank")
         for scorer, place in row["ranks"].items():
             add(place, f"{rid}'s rank under {SCORER_NAMES.get(scorer, scorer)}")
@@ -310,6 +396,12 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
             each({k: v for k, v in part.items() if k not in ("term", "token", "scorer")}, f"{rid}'s {name}")
         for said in NUMBER.findall(row["reason"]):
             add(float(said), f"{rid}'s reason")
+    weighing = result["weighing"]
+    if weighing is not None:
+        add(weighing["over"], "records normalised over")
+        for term in weighing["terms"]:
+            for key in ("weight", "low", "high"):
+                add(term[key], f"{term['term']}'s {key}")  # type: ignore[literal-required]
     question = result["question"]
     for key in ("best_bm25", "average_length", "norm"):
         add(question[key], f"the question's {key}")  # type: ignore[literal-required]
@@ -376,14 +468,15 @@ def _pairs(result: Result, evaluation: Evaluation | None) -> list[tuple[tuple[in
     return pairs
 
 
-def _check_outcomes(text: str, ids: set[str], result: Result, false: Any) -> int:
+def _check_outcomes(text: str, ids: set[str], result: Result, false: Say) -> int:
     """A record said to have an outcome has it; with no record named before it in its
     clause, some record of the answer has it. Returns how many outcomes are named."""
     outcomes = {row["id"]: row["outcome"] for row in result["records"]}
     labels = {outcome.code: outcome.label for outcome in OUTCOME_TABLE}
     count = 0
-    for outcome in OUTCOME_TABLE:
-        for m in re.finditer(r"\b" + re.escape(outcome.label.lower()) + r"\b", text.lower()):
+    lower = text.lower()
+    for outcome, said in OUTCOME_SAID:
+        for m in said.finditer(lower):
             start = max((c.end() for c in CLAUSE_END.finditer(text, 0, m.start())), default=0)
             if NEGATING.search(text[start : m.start()].lower()):
                 continue
@@ -400,7 +493,7 @@ def _check_outcomes(text: str, ids: set[str], result: Result, false: Any) -> int
     return count
 
 
-def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Any) -> int:
+def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Say) -> int:
     """A record's breakdown or parts named are the step's record's; a breakdown is named
     only where the step shows the breakdown or the map."""
     count = 0
@@ -417,13 +510,7 @@ def _check_views(text: str, ids: set[str], shows: dict[str, Any], false: Any) ->
     return count
 
 
-LEADS = re.compile(
-    r"\b(" + "|".join(re.escape(name) for name in SCORER_NAMES.values()) + r") " + LEADS_WORDS + r"\b"
-    r"(?: on every mean but ([\w@]+))?"
-)
-
-
-def _check_leads(text: str, evaluation: Evaluation, false: Any) -> int:
+def _check_leads(text: str, evaluation: Evaluation, false: Say) -> int:
     """A scorer said to lead names the measures it leads on; its mean is the highest,
     strictly, on each of them, and not on the one excepted."""
     count = 0

@@ -39,7 +39,7 @@ from typing import Any
 from .errors import InputError, error_result, internal_error
 from .fields import FIELDS_BY_NAME, OUTCOMES_BY_CODE
 from .model import Policy, Store
-from .parse import parse_policy
+from .parse import _show, parse_policy
 from .scope import WIDER, Exclusion
 from .scorers import SCORER_IDS
 from .session import Session, dumps, policy_dict
@@ -63,8 +63,11 @@ MEASURE_NAMES: dict[str, str] = {
     "ndcg": "nDCG@k",
     "coverage": "Coverage",
 }
-# The recency weights a sweep visits: 0 to 1 in steps of 0.1, each the nearest float to i/10.
+# The values a sweep visits: 0 to 1 in steps of 0.1, each the nearest float to i/10.
 SWEEP_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
+# The policy fields a sweep can vary, each over those values: the seed blend's recency weight
+# and MMR's λ (at 1, no diversity packing).
+SWEPT: tuple[str, ...] = ("recency_weight", "mmr_lambda")
 # The places a measure is printed to, here and on the page (site/js/core/decimals.js).
 PLACES = 3
 
@@ -323,27 +326,32 @@ def _listed(items: Sequence[str], *, joiner: str = ", ", last: str = " and ") ->
     return items[0] if len(items) == 1 else joiner.join(items[:-1]) + last + items[-1]
 
 
-def sweep_recency(session: Session, policy: Policy) -> Sweep:
-    """Each scorer's mean nDCG at every weight of ``SWEEP_WEIGHTS``, the rest of ``policy`` kept."""
+def sweep_over(session: Session, policy: Policy, field: str = SWEPT[0]) -> Sweep:
+    """Each scorer's mean nDCG at every value of ``SWEEP_WEIGHTS`` of ``field`` (one of
+    ``SWEPT``), the rest of ``policy`` kept."""
+    if field not in SWEPT:
+        raise InputError("InvalidRequest", [("sweep", f"{_show(field)} is not one of {', '.join(SWEPT)}")])
     points: list[SweepPoint] = []
-    for weight in SWEEP_WEIGHTS:
-        means = evaluate(session, replace(policy, recency_weight=weight))["means"]
-        points.append(
-            {"recency_weight": weight, "ndcg": {s: None if m is None else m["ndcg"] for s, m in means.items()}}
-        )
-    return {"policy": policy_dict(policy), "k": policy.max_records, "points": points}
+    for value in SWEEP_WEIGHTS:
+        swept: dict[str, Any] = {field: value}
+        means = evaluate(session, replace(policy, **swept))["means"]
+        points.append({"value": value, "ndcg": {s: None if m is None else m["ndcg"] for s, m in means.items()}})
+    return {"policy": policy_dict(policy), "field": field, "k": policy.max_records, "points": points}
 
 
-def evaluate_json(session: Session, policy_text: str, *, sweep: bool = False) -> str:
-    """``evaluate`` (or with ``sweep``, ``sweep_recency``) for a policy given as JSON text,
-    as JSON text; bad input gives an error object, never an exception (the page's worker)."""
+def evaluate_json(session: Session, policy_text: str, *, sweep: bool | str = False) -> str:
+    """``evaluate`` (or with ``sweep``, the sweep of that field, True for the recency weight)
+    for a policy given as JSON text, as JSON text; bad input gives an error object, never an
+    exception (the page's worker)."""
     try:
         data = json.loads(policy_text)
     except (ValueError, TypeError, RecursionError) as error:
         return dumps(error_result(InputError("InvalidJSON", [("policy", f"is not valid JSON ({error})")])))
     try:
         policy = parse_policy(data, session.store)
-        return dumps(sweep_recency(session, policy) if sweep else evaluate(session, policy))
+        if sweep:
+            return dumps(sweep_over(session, policy, SWEPT[0] if sweep is True else sweep))
+        return dumps(evaluate(session, policy))
     except InputError as error:
         return dumps(error_result(error))
     except Exception as error:  # the page must get an answer, never a hang

@@ -13,9 +13,18 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .scorers import EMBEDDING_SCORERS, OTHER_SCORER, SCORER_NAMES, SCORERS, SCORERS_BY_ID
-
-STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
+from .scorers import (
+    BLENDS,
+    BLENDS_BY_ID,
+    EMBEDDING_SCORERS,
+    GENERATIVE_AGENTS,
+    OTHER_SCORER,
+    SCORER_NAMES,
+    SCORERS,
+    SCORERS_BY_ID,
+    Preset,
+)
+from .store_format import GUIDE_PARTS, STORE_KINDS, format_rows
 
 FieldKind = Literal["choice", "bool", "number", "int", "text"]
 
@@ -42,7 +51,8 @@ class Field:
 
     A field ``shown_with`` (another field, a value or a tuple of values) matters only
     while that field has that value (one of those values): the page shows its control
-    then, and hides it otherwise.
+    then, and hides it otherwise. ``presets`` are buttons shown with its control, each
+    setting several fields at once (the published weights of a blend).
     """
 
     name: str
@@ -61,6 +71,7 @@ class Field:
     replaces: str | None = None
     option: str = ""
     shown_with: tuple[str, str | tuple[str, ...]] | None = None
+    presets: tuple[Preset, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -230,6 +241,16 @@ FIELDS: tuple[Field, ...] = (
         shown_with=("scorer", "hybrid"),
     ),
     Field(
+        "blend",
+        "choice",
+        "Score",
+        "how a record's score is made from its relevance: blended with recency (seed), or "
+        "recency, importance and relevance each min-max normalised and weighted (generative-agents)",
+        BLENDS[0].id,
+        choices=tuple((b.id, b.label) for b in BLENDS),
+        control="select",
+    ),
+    Field(
         "recency_weight",
         "number",
         "Recency weight",
@@ -241,6 +262,56 @@ FIELDS: tuple[Field, ...] = (
         maximum=1,
         control="range",
         step="0.05",
+        shown_with=("blend", BLENDS[0].id),
+    ),
+    Field(
+        "ga_decay",
+        "number",
+        "Recency decay per hour",
+        "Generative Agents' recency: this number to the power of the record's age in hours, before normalising",
+        0.995,
+        unit="per hour: 0.995, the paper's, halves recency in about 138 hours",
+        minimum=0.5,
+        maximum=1,
+        step="0.001",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_recency_weight",
+        "number",
+        "Weight of recency",
+        "Generative Agents' weight of the normalised recency",
+        1.0,
+        unit="times recency, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_importance_weight",
+        "number",
+        "Weight of importance",
+        "Generative Agents' weight of the normalised importance",
+        1.0,
+        unit="times importance, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+    ),
+    Field(
+        "ga_relevance_weight",
+        "number",
+        "Weight of relevance",
+        "Generative Agents' weight of the normalised relevance",
+        1.0,
+        unit="times relevance, normalised to 0–1",
+        minimum=0,
+        maximum=10,
+        step="0.5",
+        shown_with=("blend", GENERATIVE_AGENTS),
+        presets=BLENDS_BY_ID[GENERATIVE_AGENTS].presets,
     ),
     Field(
         "budget_words",
@@ -265,6 +336,19 @@ FIELDS: tuple[Field, ...] = (
         step="1",
     ),
     Field(
+        "mmr_lambda",
+        "number",
+        "Diversity (MMR λ)",
+        "maximal marginal relevance: the tray takes in turn the record with the highest "
+        "λ × score − (1 − λ) × its highest similarity to a record already in it; 1 packs by score alone",
+        1.0,
+        unit="1 is off (by score alone); lower trades score for records unlike those already in the tray",
+        minimum=0,
+        maximum=1,
+        control="range",
+        step="0.05",
+    ),
+    Field(
         "question_text",
         "text",
         "Your question",
@@ -280,7 +364,7 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
-__all__ = ["EMBEDDING_SCORERS", "OTHER_SCORER", "SCORER_NAMES"]  # re-exported from the scorer table
+__all__ = ["EMBEDDING_SCORERS", "GUIDE_PARTS", "OTHER_SCORER", "SCORER_NAMES", "STORE_KINDS"]  # re-exported
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
 _DEFAULT_STORE_FIRST = {"question": "deployment-region", "tenant": "team-a"}
@@ -319,20 +403,10 @@ OUTCOME_TABLE: tuple[Outcome, ...] = (
     Outcome("selected", 4, "Selected", "✓", "good"),
     Outcome("over_budget", 4, "Over budget", "✕", "warn", "budget_words"),
     Outcome("record_limit", 4, "Record limit", "#", "warn", "max_records"),
+    Outcome("too_similar", 4, "Too similar", "≋", "warn", "mmr_lambda"),
 )
 OUTCOMES: tuple[str, ...] = tuple(o.code for o in OUTCOME_TABLE)
 
-# The parts of the page a guided step can show, each with the heading a learner knows it by:
-# a step's ``shows`` names one, and applying the step brings it into view.
-GUIDE_PARTS: dict[str, str] = {
-    "reading": "how the question is read",
-    "table": "the records table",
-    "breakdown": "the score breakdown",
-    "map": "the map of meaning",
-    "tray": "the selected context",
-    # Showing it has the scoreboard measure every question (core/guided.js SCOREBOARD_PART).
-    "scoreboard": "the scoreboard",
-}
 OUTCOME_STAGE: dict[str, int] = {o.code: o.stage for o in OUTCOME_TABLE}
 OUTCOMES_BY_CODE: dict[str, Outcome] = {o.code: o for o in OUTCOME_TABLE}
 
@@ -366,6 +440,8 @@ def field_rows() -> list[dict[str, Any]]:
         if f.shown_with:
             other, value = f.shown_with
             row["shownWith"] = [other, value if isinstance(value, str) else list(value)]
+        if f.presets:
+            row["presets"] = [{"label": p.label, "note": p.note, "values": dict(p.values)} for p in f.presets]
         rows.append(row)
     return rows
 
@@ -412,8 +488,6 @@ def _js_type(field: Field) -> str:
 
 def tables_js() -> str:
     """site/js/core/tables.js: the two tables, the store format and the Policy type, for the page and Node."""
-    from .store_format import format_rows  # the format's choices come from this module's tables
-
     typedef = "\n".join(f" * @property {{{_js_type(f)}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (

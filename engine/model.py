@@ -37,6 +37,8 @@ class Record:
     text: str
     # How many hours ago the fact became true in the world: its age unless the store says.
     true_since_hours: float
+    # Absent from a store file: 5, the middle of the scale (store_format.RECORD's row).
+    importance: int = 5
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,13 @@ class Policy:
     bm25_b: float
     min_similarity: float
     rrf_k: int
+    blend: str
     recency_weight: float
+    ga_decay: float
+    ga_recency_weight: float
+    ga_importance_weight: float
+    ga_relevance_weight: float
     budget_words: int
     max_records: int
+    mmr_lambda: float
     question_text: str

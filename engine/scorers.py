@@ -66,6 +66,9 @@ class Scorer:
     read first, as they come before it in the table). ``every_answer`` says every answer
     reads it, whichever scorer ranks, so its column is never empty. ``divisor``, for a
     relevance that is a share of a best score, says what an answer's question divides by.
+    ``likeness`` names the engine module whose ``likeness(asking)`` gives the cosine of two
+    records as this scorer sees them (TF-IDF vectors for the words, embedding vectors for
+    meaning): what a diversity packing compares records by.
     """
 
     id: str
@@ -86,6 +89,7 @@ class Scorer:
     vectors: bool
     parts_depend_on: tuple[str, ...]
     module: str
+    likeness: str
     needs: tuple[str, ...] = ()
     every_answer: bool = False
     divisor: Callable[[Any, str], str] | None = None
@@ -141,6 +145,7 @@ SCORERS: tuple[Scorer, ...] = (
         vectors=False,
         parts_depend_on=(),
         module="tfidf",
+        likeness="tfidf",
         every_answer=True,
     ),
     Scorer(
@@ -163,6 +168,7 @@ SCORERS: tuple[Scorer, ...] = (
         vectors=False,
         parts_depend_on=("bm25_k1", "bm25_b"),
         module="bm25",
+        likeness="tfidf",
         every_answer=True,
         divisor=bm25_divisor,
     ),
@@ -186,6 +192,7 @@ SCORERS: tuple[Scorer, ...] = (
         vectors=True,
         parts_depend_on=SCOPE_FIELDS,
         module="semantic",
+        likeness="semantic",
     ),
     Scorer(
         id="hybrid",
@@ -206,6 +213,7 @@ SCORERS: tuple[Scorer, ...] = (
         vectors=True,
         parts_depend_on=(*SCOPE_FIELDS, "bm25_k1", "bm25_b", "min_similarity", "rrf_k"),
         module="fusion",
+        likeness="semantic",
         needs=("bm25", "embedding"),
     ),
 )
@@ -240,19 +248,43 @@ def _read_for(scorer: str) -> tuple[Scorer, ...]:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """Values a button sets at once: ``values`` maps policy fields to them, ``note`` says whose they are."""
+
+    label: str
+    note: str
+    values: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
 class Blend:
     """One way to make a record's score from its relevance under the scorer in force.
 
-    ``module`` names the engine module whose ``weigh(asking)`` makes the scores, ``formula``
-    says how in the command line's words (``{relevance}`` stands for the scorer's relevance)
-    and ``breakdown`` names the page's view of it (``site/js/views/blend-<name>.js``)."""
+    ``module`` names the engine module whose ``weigh(asking)`` makes the scores, and whose
+    ``weighed(asking, relevance, positions)`` gives what the breakdown shows of them (the
+    blend's terms, raw, normalised and weighted, and what they were normalised between),
+    ``formula`` says how in the command line's words (``{relevance}`` stands for the
+    scorer's relevance) and ``breakdown`` names the page's view of it
+    (``site/js/views/blend-<name>.js``). ``alone`` says a record's score depends on that
+    record alone, so a record that does not reach ranking has one too; a blend that
+    normalises over the ranked records gives those others none. ``presets`` are the
+    published settings a learner can apply at once; ``named`` what the score is made of, as
+    the records table's head says it (``{scorer}`` stands for the scorer's name); ``leads``
+    that the breakdown shows its view before the scorer's (the scorer's relevance is one
+    term of several)."""
 
     id: str
     label: str
     formula: str
     module: str
     breakdown: str
+    alone: bool
+    named: str
+    leads: bool = False
+    presets: tuple[Preset, ...] = ()
 
+
+GENERATIVE_AGENTS = "generative-agents"
 
 BLENDS: tuple[Blend, ...] = (
     Blend(
@@ -261,33 +293,66 @@ BLENDS: tuple[Blend, ...] = (
         formula="score = (1 - recency weight) x {relevance} + recency weight x 2^(-age/24)",
         module="scoring",
         breakdown="seed",
+        alone=True,
+        named="{scorer} + recency",
+    ),
+    Blend(
+        id=GENERATIVE_AGENTS,
+        label="Generative Agents: recency + importance + relevance",
+        formula="score = wr x recency' + wi x importance' + wv x {relevance}', each ' min-max normalised to "
+        "[0, 1] over the ranked records (0.5 when all are equal); recency = decay^age_hours",
+        module="generative",
+        breakdown="generative-agents",
+        alone=False,
+        named="Generative Agents: recency, importance, {scorer}",
+        leads=True,
+        presets=(
+            Preset(
+                "Use the published code's weights",
+                "0.5, 2 and 3: recency, importance and relevance as joonspk-research/generative_agents "
+                "weighs them in retrieve.py",
+                (("ga_recency_weight", 0.5), ("ga_importance_weight", 2.0), ("ga_relevance_weight", 3.0)),
+            ),
+        ),
     ),
 )
+BLENDS_BY_ID: dict[str, Blend] = {b.id: b for b in BLENDS}
 
 
 @dataclass(frozen=True)
 class Packing:
     """One way to fill the context tray from the ranking: ``module`` names the engine module
-    whose ``pack(ranked, asking)`` decides each candidate's outcome and says why."""
+    whose ``pack(ranked, asking)`` decides each candidate's outcome and says why, in the
+    order it visited them. ``chosen`` says whether a policy chooses it."""
 
     id: str
     label: str
     module: str
+    chosen: Callable[[Any], bool]
 
 
 PACKINGS: tuple[Packing, ...] = (
-    Packing(id="greedy", label="Greedy: best first, skipping what does not fit", module="pack"),
+    # Maximal marginal relevance is in force while λ < 1; at 1 it would pick as greedy does.
+    Packing(
+        id="mmr",
+        label="Maximal marginal relevance: score traded against likeness to the tray",
+        module="mmr",
+        chosen=lambda policy: policy.mmr_lambda < 1,
+    ),
+    Packing(
+        id="greedy", label="Greedy: best first, skipping what does not fit", module="pack", chosen=lambda policy: True
+    ),
 )
 
 
-def blend_for(policy: object) -> Blend:
-    """The blend in force: the table's one row, until a policy field chooses among more."""
-    return BLENDS[0]
+def blend_for(policy: Any) -> Blend:
+    """The blend in force: the row the policy's ``blend`` names."""
+    return BLENDS_BY_ID[policy.blend]
 
 
-def packing_for(policy: object) -> Packing:
-    """The packing rule in force: the table's one row, until a policy field chooses among more."""
-    return PACKINGS[0]
+def packing_for(policy: Any) -> Packing:
+    """The packing rule in force: the first row the policy chooses."""
+    return next(row for row in PACKINGS if row.chosen(policy))
 
 
 # What an answer ranked by each scorer reads the question under.
@@ -326,7 +391,17 @@ def scorers_js() -> str:
     dump = json.dumps
     rows = {row["id"]: row for row in scorer_rows()}
     columns = {c.id: {"id": c.id, "header": c.header, "places": c.places} for c in COLUMNS.values()}
-    blends = {b.id: {"id": b.id, "label": b.label, "breakdown": b.breakdown} for b in BLENDS}
+    blends = {
+        b.id: {
+            "id": b.id,
+            "label": b.label,
+            "breakdown": b.breakdown,
+            "alone": b.alone,
+            "named": b.named,
+            "leads": b.leads,
+        }
+        for b in BLENDS
+    }
     return (
         "// Generated from engine/scorers.py by `python build.py --write-tables`; do not edit.\n"
         "// tests/test_fields.py checks this copy.\n\n"
@@ -345,12 +420,12 @@ def scorers_js() -> str:
         f"export const SCORERS = Object.freeze({dump(rows, ensure_ascii=False, indent=2)});\n\n"
         "/** @type {Readonly<Record<ColumnId, {id: ColumnId, header: string, places: number}>>} */\n"
         f"export const COLUMNS = Object.freeze({dump(columns, ensure_ascii=False, indent=2)});\n\n"
-        "/** The blends of relevance with recency: each row's id, label and breakdown view. */\n"
+        "/** The blends: each row's id, label, breakdown view, whether a record's score is its own alone, and what the score is made of. */\n"
         f"export const BLENDS = Object.freeze({dump(blends, ensure_ascii=False, indent=2)});\n\n"
-        "/** The blend in force: the table's one row, until a policy field chooses among more. "
-        "@param {unknown} policy @returns {{id: string, label: string, breakdown: string}} */\n"
+        "/** The blend in force: the row the policy's blend names. "
+        "@param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}} */\n"
         "export function blendFor(policy) {\n"
-        "  return Object.values(BLENDS)[0];\n"
+        "  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];\n"
         "}\n\n"
         "/** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */\n"
         f"export const SHARED_INDEX = {dump(SHARED_INDEX, ensure_ascii=False)};\n\n"

@@ -1,4 +1,4 @@
-"""What every scorer's reading of a question is, what a scorer reads it with, and the one
+"""What every scorer's reading of a question is, what a scorer reads it with, and the seed
 blend of relevance with recency.
 
 Each scorer reads the question against every record as a ``Scoring``: per record, its
@@ -54,6 +54,13 @@ def weigh(asking: Asking) -> Weigh:
         return [keep * relevance[i] + weight * fresh[i] for i in positions]
 
     return scores
+
+
+def weighed(
+    asking: Asking, relevance: Sequence[float], positions: list[int]
+) -> tuple[None, dict[int, list[list[float]]]]:
+    """The seed blend shows its two numbers in the answer's own columns: nothing more to say."""
+    return None, {}
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,8 @@ class Holder(Protocol):
     ids: list[str]
     tenants: list[str]
     recency: list[float]
+    ages: list[float]
+    importance: list[int]
 
     def embedding(self) -> StaticEmbedding: ...
 

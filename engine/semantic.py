@@ -18,7 +18,7 @@ the embedding scorer as an answer reads it (engine/scorers.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -273,3 +273,26 @@ def below_similarity(value: float, minimum: float) -> Exclusion:
         "below_similarity",
         f"Similarity {shown} is under the minimum {limit}, so it is excluded at any recency weight.",
     )
+
+
+def likeness(asking: Asking) -> Callable[[int, int], float]:
+    """The cosine of two records' embedding vectors (by store position), each vector made the
+    first time a packing compares its record, and kept: how alike the embedding sees them."""
+    session = asking.session
+    embedding = session.embedding()
+    vectors: dict[int, tuple[tuple[float, ...], float]] = session.keep("record vectors", None, dict)
+
+    def vector(position: int) -> tuple[tuple[float, ...], float]:
+        made = vectors.get(position)
+        if made is None:
+            unit = embedding.embed(session.texts[position]).vector
+            made = vectors[position] = (unit, math.sqrt(dot(unit, unit)))
+        return made
+
+    def cosine_of(a: int, b: int) -> float:
+        (first, first_length), (second, second_length) = vector(a), vector(b)
+        if not first_length or not second_length:
+            return 0.0
+        return max(-1.0, min(1.0, dot(first, second) / (first_length * second_length)))
+
+    return cosine_of

@@ -51,6 +51,7 @@ from .shapes import (
     RecordResult,
     Result,
     Summary,
+    Weighing,
     blank_question,
 )
 from .text import stop_words_in, term_counts, word_count
@@ -76,16 +77,20 @@ class _Decisions:
     read it (its ``terms_key`` names what the per-record parts depend on), ``scorings`` its
     readings under every scorer the answer read, ``scoring`` the policy scorer's;
     ``columns`` the answer's columns (``shapes.ANSWER_COLUMNS``), each in store order;
-    ``ranked`` and ``selected`` record ids, best first."""
+    ``ranked`` record ids, best first, ``order`` the order the packing rule decided them
+    in (the ranking under greedy packing; under MMR, its picks first) and ``selected`` the
+    tray in the order it was filled; ``weighing`` how a normalising blend made the scores."""
 
     asking: Asking
     scorings: dict[str, AnyScoring]
     scoring: AnyScoring
     columns: dict[str, Any]
     ranked: list[str]
+    order: list[str]
     selected: list[str]
     words_used: int
     coverage: Coverage
+    weighing: Weighing | None
 
 
 class Session:
@@ -114,6 +119,7 @@ class Session:
         self.ages = [record.age_hours for record in store.records]
         self.recency = [recency(age) for age in self.ages]
         self.tenants = [record.tenant for record in store.records]
+        self.importance = [record.importance for record in store.records]
         self._kept: dict[str, Recent[Hashable, Any]] = {}
         self._embedding = embedding
         self._vectors_source = vectors
@@ -132,15 +138,21 @@ class Session:
         return {**self._head(policy, d), "records": cast(list[RecordResult], records), **self._summary(policy, d)}
 
     def opened(self) -> Opened:
-        """What the page needs once per store: its size, each record's word count and recency."""
-        return {"records": len(self.store.records), "words": self.words, "recency": self.recency}
+        """What the page needs once per store: its size, each record's word count, importance and recency."""
+        return {
+            "records": len(self.store.records),
+            "words": self.words,
+            "importance": self.importance,
+            "recency": self.recency,
+        }
 
     def ranking_and_tray(self, policy: Policy) -> tuple[list[str], list[str], list[str]]:
-        """The ranking after scope (record ids, best first), the tray and every record's
-        outcome in store order: what an evaluation (engine/evaluate.py) measures and says,
-        without building the answer around them."""
+        """The records after scope in the order the packing rule put them (record ids: the
+        ranking, best first, under greedy packing; MMR's picks first under MMR), the tray and
+        every record's outcome in store order: what an evaluation (engine/evaluate.py)
+        measures and says, without building the answer around them."""
         d = self._decide(policy)
-        return d.ranked, d.selected, list(d.columns["outcome"])
+        return d.order, d.selected, list(d.columns["outcome"])
 
     # ------------------------------------------------------------ entry points
 
@@ -252,7 +264,8 @@ class Session:
                 candidates.append(position)
             else:
                 exclusions[position] = exclusion
-        weigh: Weigh = _module(blend_for(policy).module).weigh(asking)
+        blend = blend_for(policy)
+        weigh: Weigh = _module(blend.module).weigh(asking)
         # Each scorer ranks the candidates it matches too (the lexical two match the same);
         # the policy's matches them all.
         rankings = {
@@ -263,9 +276,18 @@ class Session:
         }
         ranked = rankings[policy.scorer]
         packed: list[Packed] = _module(packing_for(policy).module).pack(ranked, asking)
-        outcome, reason = _outcomes(exclusions, ranked, packed)
-        selected = [candidate for candidate in ranked if outcome[candidate.position] == "selected"]
+        outcome, reason = _outcomes(exclusions, packed, self.positions)
+        by_id = {candidate.id: candidate for candidate in ranked}
+        selected = [by_id[decision.id] for decision in packed if decision.outcome == "selected"]
         size = len(self.ids)
+        if blend.alone:
+            score: list[float | None] = list(weigh(scoring.relevance, range(size)))
+        else:
+            # Normalised over the records that reach ranking: the others have no score.
+            score = [None] * size
+            for candidate in ranked:
+                score[candidate.position] = candidate.score
+        weighing, each = _module(blend.module).weighed(asking, scoring.relevance, candidates)
         ranks = {name: _places(each, size) for name, each in rankings.items()}
         # Every scorer's own score, None for the scorers this answer did not read.
         scores: dict[str, Sequence[float | None]] = {
@@ -275,7 +297,8 @@ class Session:
             **scores,
             "relevance": scoring.relevance,
             "recency": moment.recency,
-            "score": weigh(scoring.relevance, range(size)),
+            "score": score,
+            "weighed": [each.get(i) for i in range(size)] if each else [None] * size,
             "outcome": outcome,
             "reason": reason,
             "superseded_by": superseded_by,
@@ -289,7 +312,9 @@ class Session:
             scoring=scoring,
             columns=columns,
             ranked=[candidate.id for candidate in ranked],
+            order=[decision.id for decision in packed],
             selected=[candidate.id for candidate in selected],
+            weighing=weighing,
             words_used=sum(candidate.words for candidate in selected),
             coverage=self._coverage(policy, [candidate.id for candidate in selected]),
         )
@@ -381,6 +406,7 @@ class Session:
                 "selected": len(d.selected),
             },
             "coverage": d.coverage,
+            "weighing": d.weighing,
         }
 
     @functools.cached_property
@@ -419,7 +445,7 @@ def _module(name: str) -> Any:
 
 
 def _outcomes(
-    exclusions: list[Exclusion | None], ranked: list[Candidate], packed: list[Packed]
+    exclusions: list[Exclusion | None], packed: list[Packed], positions: dict[str, int]
 ) -> tuple[list[str], list[str]]:
     """Each record's outcome and reason, in store order: its exclusion from scope, or
     what packing decided for it."""
@@ -428,8 +454,9 @@ def _outcomes(
     for position, exclusion in enumerate(exclusions):
         if exclusion is not None:
             outcome[position], reason[position] = exclusion.outcome, exclusion.reason
-    for candidate, decision in zip(ranked, packed, strict=True):
-        outcome[candidate.position], reason[candidate.position] = decision.outcome, decision.reason
+    for decision in packed:
+        position = positions[decision.id]
+        outcome[position], reason[position] = decision.outcome, decision.reason
     return outcome, reason
 
 

@@ -158,6 +158,28 @@ class QuestionResult(TypedDict):
     map: QuestionMap | None
 
 
+class WeighedTerm(TypedDict):
+    """One term of a blend that normalises (engine/generative.py): its name, how its raw value
+    is made, its weight, and the lowest and highest raw value among the records normalised
+    over (None when no record is)."""
+
+    term: str
+    raw: str
+    weight: float
+    low: float | None
+    high: float | None
+
+
+class Weighing(TypedDict):
+    """How a blend that normalises made this answer's scores: the blend, how many records it
+    normalised over (those that reach ranking under the scorer in force), and its terms in
+    the order each record's ``weighed`` lists them."""
+
+    blend: str
+    over: int
+    terms: list[WeighedTerm]
+
+
 class Coverage(TypedDict):
     """How many of the question's supporting records (for the active tenant) were selected."""
 
@@ -186,7 +208,9 @@ class Head(TypedDict):
 
 class Summary(TypedDict):
     """What a result and an answer share after the records: the ranking, the tray and its
-    counts. ``ranked`` and ``selected`` are record ids, best first."""
+    counts. ``ranked`` is record ids, best first; ``selected`` the tray, in the order the
+    packing rule in force filled it (best first under greedy packing). ``weighing`` says how a
+    blend that normalises made the scores (None under the seed blend)."""
 
     ranked: list[str]
     selected: list[str]
@@ -194,6 +218,7 @@ class Summary(TypedDict):
     budget_words: int
     counts: Counts
     coverage: Coverage
+    weighing: Weighing | None
 
 
 class RecordResult(TypedDict):
@@ -208,7 +233,10 @@ class RecordResult(TypedDict):
     scope); ``ranks`` gives the record's place among the candidates under each scorer the
     answer computed (None where that scorer does not match it). ``superseded_by`` names the
     record that supersedes a superseded one (None for any other). ``terms`` are the policy
-    scorer's parts. Each key not marked is one of the slim answer's columns."""
+    scorer's parts. ``score`` is None for a record that does not reach ranking under a blend
+    that normalises over those that do; ``weighed`` gives, under such a blend, each of its
+    terms (``Summary.weighing``) as [raw, normalised, weighted] for a record that reaches
+    ranking (else None). Each key not marked is one of the slim answer's columns."""
 
     id: Annotated[str, STORE]
     tenant: Annotated[str, STORE]
@@ -218,13 +246,15 @@ class RecordResult(TypedDict):
     key: Annotated[str | None, STORE]
     text: Annotated[str, STORE]
     words: Annotated[int, OPENED]
+    importance: Annotated[int, OPENED]
     cosine: float
     bm25: float
     similarity: float | None
     rrf: float | None
     relevance: float
     recency: float
-    score: float
+    score: float | None
+    weighed: list[list[float]] | None
     outcome: str
     stage: Annotated[int, OUTCOME]
     reason: str
@@ -343,17 +373,19 @@ class Evaluation(TypedDict):
 
 
 class SweepPoint(TypedDict):
-    """Each scorer's mean nDCG at k at one recency weight (None when nothing is measured)."""
+    """Each scorer's mean nDCG at k at one value of the field swept (None when nothing is measured)."""
 
-    recency_weight: float
+    value: float
     ndcg: dict[str, float | None]
 
 
 class Sweep(TypedDict):
-    """An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
-    of 0.1, the rest of the policy as given (``evaluate.sweep_recency``)."""
+    """An evaluation's mean nDCG per scorer as the policy ``field`` swept (the recency weight,
+    or MMR's λ: ``evaluate.SWEPT``) goes from 0 to 1 in steps of 0.1, the rest of the policy
+    as given (``evaluate.sweep_over``)."""
 
     policy: dict[str, Any]
+    field: str
     k: int
     points: list[SweepPoint]
 
@@ -366,10 +398,11 @@ class VectorsLoaded(TypedDict):
 
 
 class Opened(TypedDict):
-    """The reply to opening a store: its size, and each record's word count and recency now."""
+    """The reply to opening a store: its size, and each record's word count, importance and recency now."""
 
     records: int
     words: list[int]
+    importance: list[int]
     recency: list[float]
 
 

@@ -12,9 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .fields import GUIDE_PARTS, STORE_KINDS
-
+STORE_KINDS: tuple[str, ...] = ("semantic", "episodic", "procedural", "working")
 SESSIONS: tuple[str, ...] = ("current", "previous")
+# The parts of the page a guided step can show, each with the heading a learner knows it by:
+# a step's ``shows`` names one, and applying the step brings it into view.
+GUIDE_PARTS: dict[str, str] = {
+    "reading": "how the question is read",
+    "table": "the records table",
+    "breakdown": "the score breakdown",
+    "map": "the map of meaning",
+    "tray": "the selected context",
+    # Showing it has the scoreboard measure every question (core/guided.js SCOREBOARD_PART).
+    "scoreboard": "the scoreboard",
+}
 
 # text: non-empty text; choice: one of ``choices`` (or of the store's ``choices_from``);
 # hours: a number of hours, not negative; key: non-empty text or null; int: a whole number
@@ -72,6 +82,17 @@ RECORD: tuple[FormatField, ...] = (
         "key", "key", "Fact key", "records of a tenant with the same key state one fact; the newest supersedes"
     ),
     FormatField("text", "text", "Text", "what the record says; its words are what the scorers match"),
+    FormatField(
+        "importance",
+        "int",
+        "Importance",
+        "how much it matters, 1 (mundane) to 10 (poignant), as Generative Agents rates a memory; "
+        "the generative-agents blend weighs it",
+        required=False,
+        default=5,
+        minimum=1,
+        maximum=10,
+    ),
     FormatField(
         "true_since_hours",
         "hours",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -247,3 +247,29 @@ def _reading(session: Holder, scores: QuestionScores, moment: Moment) -> Scoring
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)
     return Scoring("tfidf", scores.cosines, scores.parts, unmatched, scores.cosines, question)
+
+
+def likeness(asking: Asking) -> Callable[[int, int], float]:
+    """The cosine of two records' TF-IDF vectors (by store position), over the terms they share:
+    how alike the lexical scorers see them, for a diversity packing. Each record's unit
+    weights are made the first time it is compared, and kept; ``fsum`` is correctly rounded,
+    so the order the shared terms come in cannot change the sum."""
+    session = asking.session
+    index = store_index(session)
+    idf, documents = index.idf, index.documents
+    units: dict[int, dict[str, float]] = session.keep("tfidf unit weights", None, dict)
+
+    def unit(position: int) -> dict[str, float]:
+        made = units.get(position)
+        if made is None:
+            document = documents[position]
+            made = units[position] = {term: document.weight(term, idf) for term in document.counts}
+        return made
+
+    def cosine_of(a: int, b: int) -> float:
+        first, second = unit(a), unit(b)
+        if len(second) < len(first):
+            first, second = second, first
+        return min(1.0, math.fsum([weight * second[term] for term, weight in first.items() if term in second]))
+
+    return cosine_of

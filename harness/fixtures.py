@@ -1,4 +1,4 @@
-"""The repository's fixtures as tests read them: the default and support stores, the golden
+"""The repository's fixtures as tests read them: the default, support and agent-memory stores, the golden
 cases, and what a golden case holds the engine's result to."""
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
 SUPPORT_STORE = FIXTURES / "support-store.json"
 # The store whose lessons need time: facts replaced, a late-filed note, an announcement.
 TIMELINE_STORE = FIXTURES / "timeline-store.json"
+AGENT_STORE = FIXTURES / "agent-memory-store.json"
+# Every fixture store with guides, by the name tests give it: each guide is walked in a browser.
+GUIDED_STORES: dict[str, Path] = {
+    "default": FIXTURES / "store.json",
+    "support": SUPPORT_STORE,
+    "agent": AGENT_STORE,
+    "timeline": TIMELINE_STORE,
+}
 
 
 def load_json(path: Path) -> Any:

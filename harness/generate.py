@@ -70,6 +70,9 @@ SMALL_STORE_SPANS: dict[str, float] = {
 # The record key a number field is compared with: its values there are drawn half the
 # time, since an inclusive limit is decided only where the two are equal.
 RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours", "as_of_hours": "age_hours"}
+# Fields whose default turns something off (λ = 1: no diversity packing): it is drawn half the
+# time, so generated policies exercise both sides.
+OFF_AT_DEFAULT: tuple[str, ...] = ("mmr_lambda",)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,8 @@ def values_of(field: Field, store: dict[str, Any]) -> Values:
     step = None if field.step == "any" else Decimal(field.step)
     key = RECORD_EDGES.get(field.name)
     edges = tuple(sorted({r[key] for r in store["records"] if field.minimum <= r[key] <= high})) if key else ()
+    if field.name in OFF_AT_DEFAULT:
+        edges = (field.default,)
     # A whole default draws whole numbers too: records' ages are whole hours, and the
     # inclusive age limit is exercised only when the two can be equal.
     if field.kind == "int" or isinstance(field.default, int):
@@ -209,8 +214,33 @@ RECORD = st.fixed_dictionaries(
         "age_hours": st.integers(0, 500) | st.floats(0, 500),
         "key": st.sampled_from([None, "k1", "k2"]),
         "text": RECORD_TEXT,
-    }
+    },
+    # How much it matters, 1 to 10, or left out (5).
+    optional={"importance": st.integers(1, 10)},
 )
+# A word an agent's repeated observation adds to a record it copies ("" copies it exactly).
+COPY_WORDS = ("", "again", "today", "the", "incident")
+
+
+def near_copies(records: list[dict[str, Any]]) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """The records, then up to four near-copies of some of them (the same text with a word
+    added, or none), each with an importance of its own: what makes a diversity packing choose."""
+    copies = st.lists(
+        st.tuples(st.integers(0, len(records) - 1), st.sampled_from(COPY_WORDS), st.integers(1, 10)), max_size=4
+    )
+    return copies.map(
+        lambda picked: (
+            records
+            + [
+                {**records[i], "text": f"{records[i]['text']} {word}".strip(), "importance": importance}
+                for i, word, importance in picked
+            ]
+        )
+    )
+
+
+# Records with importance and near-copies among them.
+RECORDS_WITH_COPIES = st.lists(RECORD, min_size=1, max_size=10).flatmap(near_copies)
 
 
 # Records over time: ages and times-true drawn from a few values, so that ties in time (two

@@ -7,12 +7,14 @@
 // file system then engine.load_embedding (for the sessions). tests/test_engine_pyodide.py
 // checks its answers against CPython's; bench/worker_answers.py reads its timings.
 // usage: node harness/pyodide_runner.mjs <built site dir> [<vectors.rwse>]  < input.json  > output.json
-//   input:  {"requests": [request text…], "sessions": [{"store": text, "policies": [text…], "haveTerms"?: bool}…]}
+//   input:  {"requests": [request text…], "sessions": [{"store": text, "policies": [text…], "haveTerms"?: bool}…],
+//            "evaluations"?: [{"store": text, "policies": [text…], "sweep": bool}…], "checks"?: [store text…]}
 //            haveTerms: each policy is asked with the terms_key of the answer before it, as
 //            the page's engine client asks (it holds those per-term parts already)
 //   output: {"info": {python, stdlib}, "responses": [text…],
 //            "sessions": [{"reply": text, "answers": [[answer text, parts text or null]…], "open_ms": number, "answer_ms": [number…]}…],
-//            "vectors": load_embedding's reply or null, "vectors_ms": its time or null}
+//            "vectors": load_embedding's reply or null, "vectors_ms": its time or null,
+//            "checks": [{"reply": check_store_json's text, "ms": number}…]}
 //            (no answers for a refused store); times in ms, by performance.now() around each call
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -41,12 +43,11 @@ const pyodide = await loadPyodide({
 });
 const sitePackages = "/lib/python3.14/site-packages";
 /** Unpack a built archive (path relative to the site) into site-packages, as the worker does. */
-function unpack(relative, format) {
-  const file = readFileSync(path.join(site, relative));
+function unpack(/** @type {Uint8Array} */ file, /** @type {string} */ format) {
   pyodide.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
 }
-unpack(runtime.wheelURL, "wheel");
-unpack(runtime.engineBytecodeURL, "zip");
+unpack(readFileSync(path.join(site, runtime.wheelURL)), "wheel");
+unpack(await decode(runtime.engineBytecodeURL), "zip");
 pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
 const engine = pyodide.pyimport("engine");
 let vectors = null;
@@ -64,7 +65,7 @@ if (vectorsFile) {
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const { requests, sessions, evaluations = [] } = JSON.parse(input);
+const { requests, sessions, evaluations = [], checks = [] } = JSON.parse(input);
 const responses = requests.map((/** @type {string} */ r) => engine.run_json(r));
 const opened = sessions.map((/** @type {{store: string, policies: string[], haveTerms?: boolean}} */ { store, policies, haveTerms }) => {
   const started = performance.now();
@@ -116,5 +117,14 @@ const evaluated = evaluations.map((/** @type {{store: string, policies: string[]
   session?.destroy();
   return { replies, ms };
 });
+// Drafts checked as the worker checks them (worker-loop.js): engine.check_store_json on the text.
+const checked = checks.map((/** @type {string} */ store) => {
+  const checkJson = engine.check_store_json;
+  const before = performance.now();
+  const reply = checkJson(store);
+  const ms = performance.now() - before;
+  checkJson.destroy();
+  return { reply, ms };
+});
 const info = pyodide.runPython("import sys, json; json.dumps({'python': sys.version.split()[0], 'stdlib': sys.modules['json'].__file__})");
-process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, evaluations: evaluated, vectors, vectors_ms: vectorsMs }));
+process.stdout.write(JSON.stringify({ info: JSON.parse(info), responses, sessions: opened, evaluations: evaluated, checks: checked, vectors, vectors_ms: vectorsMs }));

@@ -16,7 +16,7 @@ const out = cases.map((/** @type {any} */ c) => ({
   reading: String(renderReading(c.result.question)),
   tray: String(renderTray(c.result, {})),
   diagram: String(renderDiagram(c.result)),
-  head: String(renderTableHead(c.result.policy.scorer)),
+  head: String(renderTableHead(c.result.policy.scorer, c.result.policy.blend)),
   stage3: stageExplanation(3, c.result.policy.scorer),
 }));
 process.stdout.write(JSON.stringify(out));

@@ -131,9 +131,9 @@ def copy_zstd_decoder(directory: Path, licenses: Path) -> Path:
 
 
 def build_bytecode(wheel: Path, store: Any, directory: Path, vectors: Path) -> tuple[Path, Path]:
-    """The trimmed bytecode stdlib zip (stored, then zstd-compressed whole) and the engine's
-    bytecode zip (tools/build-bytecode.mjs), each named by its content hash so caches never
-    mix versions."""
+    """The trimmed bytecode stdlib zip and the engine's bytecode zip (tools/build-bytecode.mjs),
+    each stored, then zstd-compressed whole (hosts do not compress a .zip), and named by
+    its content hash so caches never mix versions."""
     sample = {"store": store, "policy": {"store": "all", "previous_sessions": True}}
     with tempfile.TemporaryDirectory() as scratch:
         request = Path(scratch) / "request.json"
@@ -145,5 +145,5 @@ def build_bytecode(wheel: Path, store: Any, directory: Path, vectors: Path) -> t
         run_node(BUILD_BYTECODE, *map(str, paths))
         return (
             named_by_content(compress_zstd(stdlib.read_bytes()), "stdlib", ".zip.zst", directory),
-            named_by_content(engine_code.read_bytes(), "engine-bytecode", ".zip", directory),
+            named_by_content(compress_zstd(engine_code.read_bytes()), "engine-bytecode", ".zip.zst", directory),
         )

@@ -71,6 +71,12 @@ _READS = {
 }
 
 
+def _opened_columns() -> str:
+    """The open reply's per-record columns as a JSDoc object type's members."""
+    hints = typing.get_type_hints(shapes.Opened)
+    return ", ".join(f"{key}: {js_type(hint)}" for key, hint in hints.items() if key != "records")
+
+
 def record_at_js() -> str:
     """``recordAt``: one record of a full result, its keys in order, each read from where
     the page gets it. Generated as one object literal, so the page builds every record of
@@ -87,7 +93,7 @@ def record_at_js() -> str:
         " * (RECORD_SOURCES): the store's record, the open reply, the outcome table, the answer's\n"
         " * columns or the per-term parts.\n"
         " * @param {any} record @param {number} i @param {Answer} answer\n"
-        " * @param {{words: number[], recency: number[]}} opened\n"
+        f" * @param {{{{{_opened_columns()}}}}} opened\n"
         ' * @param {typeof import("./tables.js").OUTCOME_TABLE} outcomes  the outcome table, by code\n'
         ' * @param {RecordResult["terms"][]} parts\n'
         " * @returns {RecordResult}\n */\n"

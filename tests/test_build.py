@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import build
+import engine.session
 from harness import ROOT
 from harness.fixtures import FIXTURES
 
@@ -212,14 +213,21 @@ def test_engine_bytecode_covers_every_engine_module(built_site: Path) -> None:
     (wheel,) = (built_site / "wheels").glob("*/*.whl")
     with zipfile.ZipFile(wheel) as archive:
         modules = {n for n in archive.namelist() if n.endswith(".py")}
-    (bytecode,) = built_site.glob("pyodide/*/engine-bytecode-*.zip")
-    with zipfile.ZipFile(bytecode) as archive:
+    (bytecode,) = built_site.glob("pyodide/*/engine-bytecode-*.zip.zst")
+    (decoded,) = decode_with_the_site(built_site, bytecode)
+    with zipfile.ZipFile(io.BytesIO(decoded)) as archive:
+        assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}  # zstd compresses it whole
         pycs = {n: archive.read(n) for n in archive.namelist()}
     expected = {f"{m.rsplit('/', 1)[0]}/__pycache__/{m.rsplit('/', 1)[1][:-3]}.cpython-314.pyc" for m in modules}
     assert modules and set(pycs) == expected
     for name, data in pycs.items():
         flags = int.from_bytes(data[4:8], "little")
         assert flags == 0b11, f"{name}: not a checked hash-based .pyc (flags {flags:#b})"
+    # Without docstrings (nothing in the page reads one), with the messages the engine says.
+    session = pycs["engine/__pycache__/session.cpython-314.pyc"]
+    assert engine.session.Session.__doc__ and engine.session.Session.__doc__[:40].encode() not in session
+    assert engine.session.__doc__ and engine.session.__doc__[:40].encode() not in session
+    assert b"the engine failed unexpectedly" in pycs["engine/__pycache__/errors.cpython-314.pyc"]
     # The runtime names it, so the worker fetches it.
     html = (built_site / "index.html").read_text()
     assert f'"engineBytecodeURL":"{bytecode.relative_to(built_site).as_posix()}"' in html

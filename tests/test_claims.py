@@ -35,7 +35,10 @@ from harness.fixtures import FIXTURES, load_json
 from harness.generate import random_policy
 from harness.results import result_of
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "timeline-store.json")}
+STORES = {
+    name: load_json(FIXTURES / name)
+    for name in ("store.json", "support-store.json", "agent-memory-store.json", "timeline-store.json")
+}
 # Words an own question is drawn from besides the store's: stop words, one-letter words,
 # words in no record, near misses of record words, punctuation.
 EXTRA_WORDS = ["where", "do", "our", "I", "a", "servers", "live", "deploy", "fail", "checkouts", "?", ":", "zyxwv"]
@@ -318,10 +321,76 @@ def check_cli(result: Result) -> None:
         for column, cell in zip(scorer.columns, cells[2 : 2 + width], strict=True):
             value = r[column]
             assert cell == ("–" if value is None else f"{value:.{COLUMNS[column].places}f}")
-        assert cells[2 + width] == f"{r['score']:.3f}"
+        assert cells[2 + width] == ("–" if r["score"] is None else f"{r['score']:.3f}")
         for name, cell in zip(scorer.ranks, cells[3 + width : 3 + width + len(names)], strict=True):
             place = r["ranks"].get(name)
             assert cell == (str(place) if place else "–")
+
+    check_weighing_lines(result, flat)
+    check_mmr_reasons(result)
+
+
+def check_weighing_lines(result: Result, flat: str) -> None:
+    """Under Generative Agents the CLI names each term's bounds and every ranked record's
+    terms raw, normalised and weighted, as the answer holds them; under the seed blend none."""
+    weighing = result["weighing"]
+    if weighing is None:
+        assert result["policy"]["blend"] == "seed" and "normalised between" not in flat
+        return
+    rows = {r["id"]: r for r in result["records"]}
+    assert weighing["over"] == len(result["ranked"])
+    for term in weighing["terms"]:
+        if term["low"] is not None and term["high"] is not None and term["low"] != term["high"]:
+            assert f"normalised between {term['low']:.4f} (to 0) and {term['high']:.4f} (to 1)" in flat
+    for place, rid in enumerate(result["ranked"], start=1):
+        row = rows[rid]
+        assert row["weighed"] is not None and row["score"] is not None
+        parts = "; ".join(
+            f"{term['term']} {raw:.4f} → {normalised:.4f} × {term['weight']:g} = {weighted:.4f}"
+            for term, (raw, normalised, weighted) in zip(weighing["terms"], row["weighed"], strict=True)
+        )
+        assert f"{rid} (ranked {place}): {parts}; score {row['score']:.4f}" in flat
+        assert math.isclose(math.fsum(w for _, _, w in row["weighed"]), row["score"], rel_tol=1e-12, abs_tol=1e-12)
+
+
+# "Ranked 2nd (score 0.812), but 0.934 alike to M3, already in the tray: 0.7 × score − 0.3 × likeness
+# = 0.7 × 0.812 − 0.3 × 0.934 = 0.288, under M7's 0.402, so M7 was picked 2nd for the tray instead."
+TOO_SIMILAR = re.compile(
+    r"Ranked (\d+)\w\w \(score (-?[\d.]+)\), but ([\d.]+) alike to (\w+), already in the tray: "
+    r"([\d.]+) × score − ([\d.]+) × likeness = \5 × \2 − \6 × \3 = (-?[\d.]+), "
+    r"under (\w+)'s (-?[\d.]+), so \8 was picked (\d+)\w\w for the tray instead\."
+)
+PICKED = re.compile(r"Ranked (\d+)\w\w \(score (-?[\d.]+)\); picked (\d+)\w\w for the tray at the highest value")
+
+
+def check_mmr_reasons(result: Result) -> None:
+    """Under MMR each tray record says the turn it was picked at (the tray's order), and each
+    record passed over for its likeness names a tray record it resembles, a record picked
+    instead that is ranked below it, and a value that is λ × score − (1 − λ) × likeness."""
+    policy = result["policy"]
+    rows = {r["id"]: r for r in result["records"]}
+    if policy["mmr_lambda"] == 1:
+        assert all(r["outcome"] != "too_similar" and "likeness" not in r["reason"] for r in rows.values())
+        return
+    lam = policy["mmr_lambda"]
+    tray = result["selected"]
+    for turn, rid in enumerate(tray, start=1):
+        found = PICKED.match(rows[rid]["reason"])
+        assert found, rows[rid]["reason"]
+        assert int(found[1]) == rows[rid]["rank"] and int(found[3]) == turn
+    for r in rows.values():
+        if r["outcome"] != "too_similar":
+            continue
+        found = TOO_SIMILAR.fullmatch(r["reason"])
+        assert found, r["reason"]
+        place, score, likeness, like, shown_lam, rest, value, winner, _, at = found.groups()
+        assert r["score"] is not None and r["rank"] is not None
+        assert int(place) == r["rank"] and score == f"{r['score']:.3f}"
+        assert shown_lam == f"{lam:g}" and rest == f"{1 - lam:g}"
+        assert like in tray and winner in tray and tray.index(winner) == int(at) - 1
+        assert tray.index(like) < tray.index(winner) and rows[winner]["rank"] > r["rank"]  # type: ignore[operator]
+        assert float(likeness) > 0
+        assert math.isclose(float(value), lam * r["score"] - (1 - lam) * float(likeness), abs_tol=2e-3)
 
 
 def rendered(views: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -347,7 +416,12 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
     for claim in result["question"]["reading"]:
         assert " ".join(claim["text"].split()) in reading
     assert scorer.ranking in views["stage3"] and scorer.unmatched in views["diagram"]
-    assert f"({scorer.name} + recency)" in views["head"]
+    named = (
+        "{scorer} + recency"
+        if result["policy"]["blend"] == "seed"
+        else "Generative Agents: recency, importance, {scorer}"
+    )
+    assert f"({named.format(scorer=scorer.name)})" in views["head"]
     breakdown = plain(views["breakdown"])
     shown = re.search(r'data-shown="([^"]+)"', views["breakdown"])
     assert shown is not None
@@ -371,7 +445,10 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
         assert "is not ranked" in breakdown and views["breakdown"].index("breakdown-outcome") < views[
             "breakdown"
         ].index("breakdown-title")
-    assert f"= {record['score']:.4f}" in breakdown and f"× {scorer.relevance} + recency weight" in breakdown
+    if result["policy"]["blend"] == "seed":
+        assert f"= {record['score']:.4f}" in breakdown and f"× {scorer.relevance} + recency weight" in breakdown
+    else:
+        check_generative_agents_view(result, record, breakdown)
     if scorer.id == "bm25" and record["terms"] and record["tenant"] == result["policy"]["tenant"]:
         q = result["question"]
         assert f"Relative BM25 = {record['bm25']:.4f} / {q['best_bm25']:.4f}" in breakdown
@@ -394,6 +471,42 @@ def check_page(result: Result, views: dict[str, str], chosen: str, picked: bool)
         )[:3]
         listed = ", ".join(f"{r['id']} {r['similarity']:.3f}" for r in similar)
         assert f'by the exact similarity: <span class="map-nearest">{listed}</span>' in views["breakdown"]
+
+
+def check_generative_agents_view(result: Result, record: Any, breakdown: str) -> None:
+    """The Generative Agents view: each term raw, normalised between its bounds and weighted,
+    the score as their sum; or, for a record not ranked, that it has no score and why."""
+    weighing = result["weighing"]
+    assert weighing is not None
+    over = weighing["over"]
+    if record["rank"] is None:
+        assert record["score"] is None and record["weighed"] is None
+        assert (
+            f"{record['id']} does not reach ranking, so it has no Generative Agents score: recency, importance and "
+            f"relevance are each min-max normalised over the {over} record{'' if over == 1 else 's'} that reach ranking"
+        ) in breakdown
+        return
+    for term, (raw, normalised, weighted) in zip(weighing["terms"], record["weighed"], strict=True):
+        low, high = term["low"], term["high"]
+        if low == high:
+            every = "the only ranked record" if over == 1 else f"all {over} ranked records"
+            assert normalised == 0.5 and f"{low:.4f} for {every}, so 0.5" in breakdown
+        else:
+            assert (
+                f"normalised between {low:.4f} and {high:.4f}: "
+                f"({raw:.4f} − {low:.4f}) / ({high:.4f} − {low:.4f}) = {normalised:.4f}"
+            ) in breakdown
+        assert f"× {js_number(term['weight'])} = {weighted:.4f}" in breakdown
+    total = " + ".join(
+        f"{js_number(term['weight'])} × {w[1]:.4f}"
+        for term, w in zip(weighing["terms"], record["weighed"], strict=True)
+    )
+    assert f"Score = {total} = {record['score']:.4f} : Generative Agents," in breakdown
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript's String() writes it: the shortest repr, whole numbers without ".0"."""
+    return str(int(value)) if float(value).is_integer() else repr(value)
 
 
 def ordinal(n: int) -> str:
@@ -486,3 +599,36 @@ def test_the_database_incident_ranked_first_in_spite_of_not_is_said(scorer: str)
     first = said[("negated_first", scorer)]
     assert first["record"] == "M3" and first["items"] == ["database"]
     check_negation(result, store)
+
+
+def guide_steps() -> list[tuple[str, str, int, dict[str, Any]]]:
+    return [
+        (name, guide["id"], index, step)
+        for name, store in STORES.items()
+        for guide in store.get("guides", [])
+        for index, step in enumerate(guide["steps"])
+    ]
+
+
+@pytest.mark.parametrize("name, guide, index, step", guide_steps(), ids=lambda v: v if isinstance(v, str) else None)
+def test_a_step_s_answer_says_what_its_numbers_hold(name: str, guide: str, index: int, step: dict[str, Any]) -> None:
+    """Each guide step's answer, through the CLI and the page's views of the record it shows:
+    the table, the Generative Agents terms and each MMR reason agree with the numbers (the
+    agent-memory store's steps are where records are passed over for their likeness)."""
+    result = result_of({"store": STORES[name], "policy": step.get("policy", {})})
+    check_cli(result)
+    record = step["shows"]["record"]
+    (markup,) = rendered([{"result": result, "chosenId": record, "choice": {"picked": True, "displaced": None}}])
+    check_page(result, markup, record, True)
+
+
+def test_the_agent_store_passes_records_over_for_their_likeness() -> None:
+    """The steps above include records passed over for their likeness, so those reasons are checked."""
+    store = STORES["agent-memory-store.json"]
+    outcomes = {
+        r["outcome"]
+        for guide in store["guides"]
+        for step in guide["steps"]
+        for r in result_of({"store": store, "policy": step["policy"]})["records"]
+    }
+    assert "too_similar" in outcomes

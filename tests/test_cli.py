@@ -66,6 +66,18 @@ def test_json_output_equals_the_engine_result() -> None:
         "30",
         "--max-records",
         "2",
+        "--blend",
+        "generative-agents",
+        "--ga-decay",
+        "0.99",
+        "--ga-recency-weight",
+        "0.5",
+        "--ga-importance-weight",
+        "2",
+        "--ga-relevance-weight",
+        "3",
+        "--mmr-lambda",
+        "0.7",
     )
     result = json.loads(out.stdout)
     assert result["policy"] == {
@@ -82,12 +94,19 @@ def test_json_output_equals_the_engine_result() -> None:
         "bm25_b": 0.75,
         "min_similarity": MIN_SIMILARITY,
         "rrf_k": 60,
+        "blend": "generative-agents",
         "recency_weight": 0.25,
+        "ga_decay": 0.99,
+        "ga_recency_weight": 0.5,
+        "ga_importance_weight": 2,
+        "ga_relevance_weight": 3,
         "budget_words": 30,
         "max_records": 2,
+        "mmr_lambda": 0.7,
         "question_text": "",
     }
     assert result["selected"][0] == "M9"
+    assert [term["weight"] for term in result["weighing"]["terms"]] == [0.5, 2, 3]
 
 
 def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:

@@ -39,9 +39,15 @@ def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> Non
         "bm25_b": 0.75,
         "min_similarity": engine.fields.MIN_SIMILARITY,
         "rrf_k": 60,
+        "blend": "seed",
         "recency_weight": 0.0,
+        "ga_decay": 0.995,
+        "ga_recency_weight": 1.0,
+        "ga_importance_weight": 1.0,
+        "ga_relevance_weight": 1.0,
         "budget_words": 40,
         "max_records": 3,
+        "mmr_lambda": 1.0,
         "question_text": "",
     }
 
@@ -103,7 +109,9 @@ def test_ties_break_on_cosine_then_store_order() -> None:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(policy=POLICIES, records=st.lists(RECORD, min_size=1, max_size=14))
 def test_invariants_hold_for_any_policy_and_store(policy: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    """Never over budget or over the record limit, never another tenant, scores in [0, 1], no stale fact."""
+    """Never over budget or over the record limit, never another tenant, scores in [0, 1] (under
+    the seed blend; under Generative Agents from 0 to the sum of its weights, and none for a
+    record that is not ranked), no stale fact."""
     store = random_store(BASE_STORE, records)
     result = result_of({"store": store, "policy": policy})
     rows = {row["id"]: row for row in result["records"]}
@@ -111,8 +119,15 @@ def test_invariants_hold_for_any_policy_and_store(policy: dict[str, Any], record
     assert result["words_used"] == sum(row["words"] for row in selected) <= policy["budget_words"]
     assert len(selected) <= policy["max_records"]
     assert all(row["tenant"] == policy["tenant"] for row in selected)
+    ceiling = 1.0
+    if policy["blend"] == "generative-agents":
+        ceiling = policy["ga_recency_weight"] + policy["ga_importance_weight"] + policy["ga_relevance_weight"]
     for row in rows.values():
-        assert 0.0 <= row["cosine"] <= 1.0 and 0.0 <= row["score"] <= 1.0
+        assert 0.0 <= row["cosine"] <= 1.0
+        if row["score"] is None:
+            assert row["rank"] is None and policy["blend"] != "seed"
+        else:
+            assert 0.0 <= row["score"] <= ceiling * (1 + 1e-12)
     if policy["latest_per_key"]:
         for row in selected:
             if row["key"] is not None:

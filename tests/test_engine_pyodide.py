@@ -69,16 +69,36 @@ def evaluations_to_check() -> list[dict[str, Any]]:
     return checks
 
 
+def checks_to_check() -> list[str]:
+    """The editor's path: both fixture stores checked whole (every guided claim holds, the
+    embedding's steps included), one with a false claim, one malformed, and text that is not JSON."""
+    stores = [load_json(FIXTURES / "store.json"), load_json(FIXTURES / "support-store.json")]
+    false = json.loads(json.dumps(stores[0]))
+    step = false["guides"][3]["steps"][0]
+    step["look_for"] = step["look_for"].replace("0.359", "0.360")
+    broken = json.loads(json.dumps(stores[1]))
+    broken["records"][0]["age_hours"] = -1
+    return [*(json.dumps(store) for store in [*stores, false, broken]), "{not json"]
+
+
 def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
     """Golden cases, 60 random policies, 50 more under the embedding or hybrid scorer, and error
     cases agree between Pyodide and CPython, through run_json and through the page's open_json
-    and Session.answer_json."""
+    and Session.answer_json; so do the scoreboard's evaluations and the editor's checks of a
+    draft store (check_store_json)."""
     requests = requests_to_check()
     texts = [json.dumps(r) for r in requests]
     sessions = sessions_to_check(requests)
     done = subprocess.run(
         ["node", str(ROOT / "harness" / "pyodide_runner.mjs"), str(built_site), str(VECTORS)],
-        input=json.dumps({"requests": texts, "sessions": sessions, "evaluations": evaluations_to_check()}),
+        input=json.dumps(
+            {
+                "requests": texts,
+                "sessions": sessions,
+                "evaluations": evaluations_to_check(),
+                "checks": checks_to_check(),
+            }
+        ),
         capture_output=True,
         text=True,
         timeout=300,
@@ -112,5 +132,9 @@ def test_engine_in_node_pyodide_matches_cpython(built_site: Path) -> None:
         for policy, reply in zip(asked["policies"], replies, strict=True):
             want = json.loads(evaluate_json(session, policy, sweep=asked["sweep"]))
             assert_same_result(json.loads(reply), want)
+    checks = [json.loads(checked["reply"]) for checked in output["checks"]]
+    assert checks == [json.loads(engine.check_store_json(text)) for text in checks_to_check()]
+    assert [len(c["claims"]) for c in checks] == [0, 0, 1, 0, 0] and not any(c["unchecked"] for c in checks)
+    assert checks[0]["steps"] == 20 and checks[3]["problems"] and checks[4]["problems"][0]["path"] == "store"
     refused = [json.loads(s["reply"]) for s in output["sessions"]]
     assert [("error" in reply) for reply in refused] == [False, True, True]

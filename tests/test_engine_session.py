@@ -98,6 +98,7 @@ def test_opening_replies_with_word_counts_and_recency_and_answers_hold_no_texts(
     assert json.loads(opening.reply) == {
         "records": 10,
         "words": [engine.word_count(r["text"]) for r in store["records"]],
+        "importance": [r.get("importance", 5) for r in store["records"]],
         "recency": [row["recency"] for row in full["records"]],  # type: ignore[typeddict-item]
     }
     assert opening.session is not None

@@ -22,13 +22,13 @@ from ranx import evaluate as ranx_evaluate
 import engine
 from engine import api, parse_store, run
 from engine.__main__ import format_evaluation
-from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, printed, sweep_recency
+from engine.evaluate import MEASURE_NAMES, SWEEP_WEIGHTS, evaluate, measure, printed, sweep_over
 from engine.fields import FIELDS_BY_NAME, OUTCOME_STAGE, OUTCOMES_BY_CODE
 from engine.scope import WIDER
 from engine.scorers import SCORER_NAMES, SCORERS
 from engine.session import Session
 from harness import ROOT
-from harness.fixtures import STORE, SUPPORT_STORE, load_json
+from harness.fixtures import AGENT_STORE, STORE, SUPPORT_STORE, load_json
 from harness.generate import BASE_STORE, POLICIES, RECORD, policies, random_policy, random_store
 
 # ranx's numba kernels cast its own run arrays on first use; the oracle's values are checked
@@ -398,12 +398,57 @@ def test_the_sweep_is_the_evaluation_at_each_recency_weight() -> None:
     store = parse_store(SUPPORT)
     session = Session(store, vectors=api.load_vectors)
     policy = engine.parse_policy(WIDE, store)
-    sweep = sweep_recency(session, policy)
-    assert [p["recency_weight"] for p in sweep["points"]] == list(SWEEP_WEIGHTS) == [i / 10 for i in range(11)]
+    sweep = sweep_over(session, policy)
+    assert sweep["field"] == "recency_weight"
+    assert [p["value"] for p in sweep["points"]] == list(SWEEP_WEIGHTS) == [i / 10 for i in range(11)]
     for point in sweep["points"]:
-        asked = evaluated(SUPPORT, {**WIDE, "recency_weight": point["recency_weight"]})
+        asked = evaluated(SUPPORT, {**WIDE, "recency_weight": point["value"]})
         assert point["ndcg"] == {s: m["ndcg"] for s, m in asked["means"].items()}
     assert len({json.dumps(p["ndcg"]) for p in sweep["points"]}) > 1, "recency changes the support store's nDCG"
+
+
+AGENT = load_json(AGENT_STORE)
+
+
+def test_the_evaluation_measures_the_blend_and_the_mmr_tray_in_force() -> None:
+    """The evaluation keeps the policy's blend and λ: under MMR its ranking is the order MMR
+    picked (the backup question's root cause A4 second, behind A1, not fourth), so recall,
+    precision, nDCG and coverage at k = 2 move with λ; under the Generative Agents blend the
+    lunch question's allergy record L2 is first, where relevance alone puts it second."""
+    wide = {"store": "all", "previous_sessions": True, "max_records": 2}
+    greedy = evaluated(AGENT, wide)
+    mmr = evaluated(AGENT, {**wide, "mmr_lambda": 0.5})
+    row = {(r["question"], r["scorer"]): r for r in mmr["evaluation"]}
+    assert row[("backup-failure", "tfidf")]["ranking"][:2] == ["A1", "A4"]
+    assert row[("backup-failure", "tfidf")]["tray"] == ["A1", "A4"]
+    before = {(r["question"], r["scorer"]): r for r in greedy["evaluation"]}
+    assert before[("backup-failure", "tfidf")]["ranking"][:2] == ["A1", "A2"]
+    assert before[("backup-failure", "tfidf")]["measures"]["recall"] == 0.0
+    assert row[("backup-failure", "tfidf")]["measures"]["recall"] == 1.0
+    seed = {(r["question"], r["scorer"]): r for r in evaluated(AGENT, {**wide, "max_records": 1})["evaluation"]}
+    ga = evaluated(AGENT, {**wide, "max_records": 1, "blend": "generative-agents"})
+    lunch = {(r["question"], r["scorer"]): r for r in ga["evaluation"]}
+    assert seed[("team-lunch", "tfidf")]["first_rank"] == 2 and lunch[("team-lunch", "tfidf")]["first_rank"] == 1
+    assert ga["policy"]["blend"] == "generative-agents"
+
+
+def test_the_sweep_sweeps_mmr_lambda_as_it_sweeps_the_recency_weight() -> None:
+    """The same eleven values of λ; each point's nDCG are that λ's evaluation means, and on the
+    agent store, where near-copies crowd the tray, λ changes them. A field not in SWEPT is refused."""
+    from engine.evaluate import evaluate_json
+
+    store = parse_store(AGENT)
+    session = Session(store, vectors=api.load_vectors)
+    wide = {"store": "all", "previous_sessions": True, "max_records": 2}
+    sweep = sweep_over(session, engine.parse_policy(wide, store), "mmr_lambda")
+    assert sweep["field"] == "mmr_lambda" and [p["value"] for p in sweep["points"]] == list(SWEEP_WEIGHTS)
+    for point in sweep["points"]:
+        asked = evaluated(AGENT, {**wide, "mmr_lambda": point["value"]})
+        assert point["ndcg"] == {s: m["ndcg"] for s, m in asked["means"].items()}
+    assert len({json.dumps(p["ndcg"]) for p in sweep["points"]}) > 1, "λ changes the agent store's nDCG"
+    assert json.loads(evaluate_json(session, json.dumps(wide), sweep="mmr_lambda")) == json.loads(json.dumps(sweep))
+    refused = json.loads(evaluate_json(session, json.dumps(wide), sweep="budget_words"))
+    assert refused["error"]["problems"][0]["path"] == "sweep"
 
 
 def test_evaluate_json_answers_bad_input_with_an_error_object() -> None:
@@ -602,3 +647,25 @@ def test_cli_bad_input_exits_2_with_one_line() -> None:
         done = cli("--evaluate", *args)
         assert done.returncode == 2 and done.stdout == ""
         assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("python -m engine: error:")
+
+
+def test_the_command_line_sweeps_a_field_it_names() -> None:
+    """--sweep mmr_lambda prints a row per λ, each scorer's mean nDCG as the sweep gives it,
+    the λ in force marked; a field that cannot be swept is refused by argparse."""
+    from engine.__main__ import main
+
+    args = ["--fixtures", str(AGENT_STORE), "--store", "all", "--previous-sessions", "--max-records", "2"]
+    out = subprocess.run(
+        [sys.executable, "-m", "engine", *args, "--sweep", "mmr_lambda"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert out.returncode == 0, out.stderr
+    swept = api.sweep(
+        {"store": AGENT, "policy": {"store": "all", "previous_sessions": True, "max_records": 2}}, "mmr_lambda"
+    )
+    lines = out.stdout.splitlines()
+    assert lines[1].split() == ["mmr_lambda", *(SCORER_NAMES[s.id] for s in SCORERS)]
+    for line, point in zip(lines[2:], swept["points"], strict=True):  # type: ignore[typeddict-item]
+        assert line.split()[:5] == [f"{point['value']:g}", *(printed(v) for v in point["ndcg"].values())]
+    assert lines[-1].endswith("(set now)")
+    with pytest.raises(SystemExit):
+        main([*args, "--sweep", "budget_words"])

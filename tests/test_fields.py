@@ -76,6 +76,7 @@ def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
         "selected",
         "over_budget",
         "record_limit",
+        "too_similar",
     )
     assert [o.stage for o in engine.OUTCOME_TABLE] == sorted(o.stage for o in engine.OUTCOME_TABLE)
     store = json.loads((FIXTURES / "store.json").read_text(encoding="utf-8"))
@@ -187,7 +188,10 @@ def test_the_session_blends_and_packs_by_the_rows_in_force(monkeypatch: pytest.M
     from engine import pack, scoring
     from engine.scorers import blend_for, packing_for
 
-    assert (blend_for(None).module, packing_for(None).module) == ("scoring", "pack")
+    default = engine.parse_policy(
+        {}, engine.parse_store(json.loads((FIXTURES / "store.json").read_text(encoding="utf-8")))
+    )
+    assert (blend_for(default).module, packing_for(default).module) == ("scoring", "pack")
     monkeypatch.setattr(scoring, "weigh", lambda asking: lambda relevance, positions: [0.5 for _ in positions])
     monkeypatch.setattr(
         pack,

@@ -10,6 +10,8 @@ import copy
 import json
 import random
 import re
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,13 +24,17 @@ from engine.api import check_store, check_store_json, load_vectors
 from engine.claims import check_look_for
 from engine.fields import OUTCOMES_BY_CODE
 from engine.shapes import FalseClaim
+from harness import ROOT
 from harness.fixtures import FIXTURES, load_json
 from harness.generate import random_policy
 from harness.results import result_of
 from sitebuild.files import BuildError
 from sitebuild.store import load_store
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "timeline-store.json")}
+STORES = {
+    name: load_json(FIXTURES / name)
+    for name in ("store.json", "support-store.json", "agent-memory-store.json", "timeline-store.json")
+}
 # A numeral as the check reads one; "(\d+) of (\d+)" a count of a total.
 NUMERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 PAIR = re.compile(r"(?<![\w.])(\d+) of (\d+)(?!\w|\.\d)")
@@ -128,6 +134,7 @@ def test_every_fixture_record_id_made_unknown_is_caught(name: str, g: int, s: in
 MADE_FALSE = [
     ("store.json", "two-ways-to-count-words", 0, "M5 holds both words", "M10 holds both words", "M10's cosine 0.359"),
     ("store.json", "two-ways-to-count-words", 1, "In M3's breakdown", "In M10's breakdown", "M10's breakdown"),
+    ("store.json", "two-ways-to-count-words", 1, "In M3's breakdown", "In M10’s breakdown", "M10's breakdown"),
     ("store.json", "scope-before-recall", 1, "M1 is superseded by M2", "M2 is superseded by M1", "M2 superseded"),
     (
         "store.json",
@@ -179,12 +186,26 @@ def test_what_a_step_says_of_a_record_or_a_scorer_is_checked(
     assert named in [claim["named"] for claim in claims], claims
 
 
+def test_a_store_whose_record_ids_are_numbers_has_its_counts_read_as_counts() -> None:
+    """With ids "101" to "1010", "coverage is 1 of 1" is a count, not two unknown records,
+    and "101" names a record; a number that is no id nor any number of the answer is caught."""
+    store = json.loads(re.sub(r'"M(\d+)"', r'"10\1"', json.dumps(STORES["store.json"])))
+    g = next(i for i, guide in enumerate(store["guides"]) if guide["id"] == "scope-before-recall")
+    session = Session(parse_store(store), vectors=load_vectors)
+    true = "101 is superseded by 102, which supplies Mumbai for Team A, and coverage is 1 of 1."
+    assert check_look_for(session, g, 1, true) == ([], 4)
+    claims, _ = check_look_for(session, g, 1, true.replace("by 102", "by 1012"))
+    assert [claim["named"] for claim in claims] == ["1012"]
+
+
 def true_sentences(result: dict[str, Any], rng: random.Random) -> str:
     """A Look for stating only what the answer holds, in its numbers as the page writes them."""
     said = []
     for row in rng.sample(result["records"], 4):
         label = OUTCOMES_BY_CODE[row["outcome"]].label.lower()
-        said.append(f"{row['id']} is {label}, {row['age_hours']:.1f} hours old, at score {row['score']:.3f}")
+        # A record a normalising blend does not rank has no score to state.
+        score = "" if row["score"] is None else f", at score {row['score']:.3f}"
+        said.append(f"{row['id']} is {label}, {row['age_hours']:.1f} hours old{score}")
         said.append(f"{row['id']} has cosine {row['cosine']:.3f} and BM25 {row['bm25']:.2f} ({row['words']} words)")
         if row["terms"] and "idf" in row["terms"][0]:
             said.append(f"its first term's idf is {row['terms'][0]['idf']:.2f}")
@@ -242,6 +263,14 @@ def test_the_command_line_prints_one_line_per_false_claim_and_exits_1(
     assert re.fullmatch(r"2 of \d+ claims in 20 steps are false\n", err)
     assert main(["--fixtures", str(path), "--check-guides", "--budget-words", "3"]) == 2
     assert "--check-guides runs each step's own policy, not --budget-words" in capsys.readouterr().err
+    # Steps whose answer needs vectors that cannot be read are said to be unchecked, not passed.
+    assert main(["--check-guides", "--vectors", str(tmp_path / "none.rwse")]) == 2
+    unchecked = capsys.readouterr().err.splitlines()
+    assert len(unchecked) == 7 and unchecked[0].startswith(
+        "python -m engine: error: meaning-not-just-words step 1 not checked: the vector file"
+    )
+    assert main(["--fixtures", str(path), "--check-guides", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out) == check_store(bad)
     # The build refuses that store with the same lines.
     with pytest.raises(BuildError) as refused:
         load_store(path)
@@ -273,3 +302,45 @@ def test_check_store_json_gives_the_parsers_problems_or_the_claims(
     reply = json.loads(check_store_json(json.dumps(rewritten("support-store.json", 1, 1, text))))
     assert reply["problems"] == [] and [c["named"] for c in reply["claims"]] == ["29 of 30 words"]
     assert reply["claims"][0]["path"] == "guides[1].steps[1].look_for"
+
+
+def test_a_draft_checked_again_is_checked_against_its_own_records() -> None:
+    """The page checks its draft at each edit, keeping the steps' answers: a Look for edited
+    to a false count is caught, and so is a true one whose record was edited under it."""
+    store = copy.deepcopy(STORES["support-store.json"])
+    step = store["guides"][1]["steps"][1]
+    assert "S4 now fits exactly (30 of 30 words)" in step["look_for"]
+    assert json.loads(check_store_json(json.dumps(store)))["claims"] == []
+    step["look_for"] = step["look_for"].replace("30 of 30", "29 of 30")
+    assert [c["named"] for c in json.loads(check_store_json(json.dumps(store)))["claims"]] == ["29 of 30 words"]
+    step["look_for"] = step["look_for"].replace("29 of 30", "30 of 30")
+    store["records"][3]["text"] += " Today."
+    claims = json.loads(check_store_json(json.dumps(store)))["claims"]
+    assert "30 of 30 words" in [c["named"] for c in claims], claims
+
+
+def test_the_check_is_imported_only_when_asked_for_and_kept_for_a_snapshot() -> None:
+    """The page's Python opens a store and answers without importing the check (its boot gains
+    no module); check_store_json brings it; import_everything, before the worker's memory
+    snapshot, takes it in, as a restored Python has no files to import it from."""
+    script = (
+        "import json, sys, engine\n"
+        "store = open(sys.argv[1]).read()\n"
+        "opening = engine.open_json(store)\n"
+        "opening.session.answer_json(json.dumps({'scorer': 'bm25'}))\n"
+        "answered = 'engine.claims' in sys.modules\n"
+        "engine.check_store_json(store)\n"
+        "checked = 'engine.claims' in sys.modules\n"
+        "print(json.dumps([answered, checked]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(FIXTURES / "support-store.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert json.loads(done.stdout) == [False, True]
+    snapshot = "import sys, engine\nengine.import_everything()\nprint('engine.claims' in sys.modules)"
+    kept = subprocess.run([sys.executable, "-c", snapshot], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert kept.stdout.strip() == "True"

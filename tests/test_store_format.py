@@ -18,7 +18,12 @@ from harness.results import error_of, result_of
 
 SCHEMA_PATH = FIXTURES / "store.schema.json"
 README_PATH = FIXTURES / "README.md"
-STORE_FILES = [FIXTURES / "store.json", FIXTURES / "support-store.json", FIXTURES / "timeline-store.json"]
+STORE_FILES = [
+    FIXTURES / "store.json",
+    FIXTURES / "support-store.json",
+    FIXTURES / "agent-memory-store.json",
+    FIXTURES / "timeline-store.json",
+]
 GOLDEN_SUPPORT_FILES = sorted((FIXTURES / "golden-support").glob("*.json"))
 
 
@@ -360,9 +365,7 @@ def test_a_record_field_the_table_bounds_is_refused_out_of_bounds() -> None:
     from engine.store_format import RECORD
 
     store = load_json(FIXTURES / "store.json")
-    for row in RECORD:
-        if not row.required:
-            continue
+    for row in (row for row in RECORD if row.required):
         broken = copy.deepcopy(store)
         del broken["records"][2][row.name]
         problems = {p["path"]: p["message"] for p in error_of({"store": broken, "policy": {}})["problems"]}
@@ -373,3 +376,19 @@ def test_a_record_field_the_table_bounds_is_refused_out_of_bounds() -> None:
     assert problems["records[0].store"] == '"attic" is not one of semantic, episodic, procedural, working'
     assert problems["records[0].age_hours"] == "must not be negative, not -1"
     assert problems["records[0].tenant"].startswith('"team-z" is not one of the tenants (')
+
+
+def test_a_record_may_state_its_importance_from_1_to_10_and_is_5_without() -> None:
+    """Importance is optional: absent it is 5, a whole number from 1 to 10 is kept, and
+    anything else is refused at its path with the row's rule."""
+    store = load_json(FIXTURES / "store.json")
+    rated = copy.deepcopy(store)
+    rated["records"][0]["importance"] = 9
+    rated["records"][1]["importance"] = 1
+    rows = engine.run({"store": rated})["records"]  # type: ignore[typeddict-item]
+    assert [row["importance"] for row in rows] == [9, 1] + [5] * 8
+    for bad in (0, 11, 2.5, "7", True, None):
+        broken = copy.deepcopy(store)
+        broken["records"][4]["importance"] = bad
+        problems = {p["path"]: p["message"] for p in error_of({"store": broken, "policy": {}})["problems"]}
+        assert problems["records[4].importance"].startswith("must be a whole number from 1 to 10, not"), bad

@@ -19,6 +19,8 @@
 //   engine/__pycache__/*.cpython-314.pyc, checked-hash: Python compares each with the
 //   hash of the source the wheel installed and uses it only when they match, so a
 //   stale archive can never run old code, it only costs the compile it was meant to save.
+//   Compiled without docstrings (nothing in the page reads one) but with its asserts, and
+//   stored, not deflated: build.py compresses the whole zip with zstd, as the stdlib's.
 //
 // Both zips are deterministic (sorted names, fixed timestamps). A second Pyodide then
 // boots from the new stdlib zip with the engine wheel and its bytecode, checks that no
@@ -128,7 +130,7 @@ const { pyodide: tracer, compiled: engineSources } = await bootWithEngine(path.j
 const globals = tracer.toPy({ ZIP: STDLIB_ZIP, SITE_PACKAGES });
 tracer.runPython(
   String.raw`
-import importlib.util, io, os, sys, zipfile
+import ast, importlib.util, io, os, sys, zipfile
 import importlib._bootstrap_external as bootstrap
 
 prefix = ZIP + "/"
@@ -146,12 +148,25 @@ for name in list(used):  # every enclosing package's __init__ too
         if init in names:
             used.add(init)
 
-def pyc_zip(sources, checked, optimize, compression):
+DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+
+def without_docstrings(source, filename):
+    """The module's syntax tree less its docstrings. Every other statement keeps its line
+    number, so tracebacks still point at the source the wheel installed."""
+    tree = ast.parse(source, filename)
+    for node in ast.walk(tree):
+        first = node.body[0] if isinstance(node, DOCUMENTED) and node.body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            node.body = node.body[1:] or [ast.copy_location(ast.Pass(), first)]
+    return tree
+
+def pyc_zip(sources, checked, optimize, compression, docstrings=True):
     """A deterministic zip of hash-based .pyc: (archive name, source bytes, file name) each."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as target:
         for name, source, filename in sources:
-            code = compile(source, filename, "exec", dont_inherit=True, optimize=optimize)
+            tree = source if docstrings else without_docstrings(source, filename)
+            code = compile(tree, filename, "exec", dont_inherit=True, optimize=optimize)
             data = bytes(bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=checked))
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = compression
@@ -186,8 +201,9 @@ def read(path):
 ENGINE_BYTES = pyc_zip(
     ((importlib.util.cache_from_source(path)[len(SITE_PACKAGES) + 1:], read(path), path) for path in sorted(installed)),
     checked=True,
-    optimize=0,  # the engine keeps its docstrings and asserts, as on any CPython
-    compression=zipfile.ZIP_DEFLATED,  # served as it is: hosts do not compress a .zip
+    optimize=0,  # the engine keeps its asserts, as on any CPython
+    compression=zipfile.ZIP_STORED,
+    docstrings=False,
 )
 ENGINE_MODULES = len(installed)
 `,

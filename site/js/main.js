@@ -11,6 +11,7 @@ import { afterNextFrame, bootPython, engine } from "./engine-start.js";
 import { createContext } from "./panels/context.js";
 import * as baseline from "./panels/baseline.js";
 import * as controls from "./panels/controls.js";
+import * as editor from "./panels/editor.js";
 import * as enginePanel from "./panels/engine.js";
 import * as fullscreen from "./panels/fullscreen.js";
 import * as guides from "./panels/guides.js";
@@ -31,7 +32,9 @@ import { createPlaced } from "./views/view.js";
 
 // In this order: the prediction shows itself when playback attaches (its first stage),
 // and the LMS reporter exists before any guided step can reach stage 4.
-const PANELS = [controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, timeline];
+const PANELS = [
+  controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard, editor, timeline,
+];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */
 function readState() {
@@ -43,7 +46,8 @@ function readState() {
  * Set every panel up from one context, each in a task of its own, then call ready with
  * the page, which performs effects through the panels. The controls answer input from
  * their own set-up on; an effect asked for before its panel is set up waits for it
- * (createPerformers). @param {ReturnType<typeof readState>} read @param {(page: ReturnType<typeof createPage>) => void} ready
+ * (createPerformers). @param {ReturnType<typeof readState>} read
+ * @param {(page: ReturnType<typeof createPage>, started: () => void) => void} ready  started: call once the page has started
  */
 function setUp({ boot, state }, ready) {
   const performers = createPerformers();
@@ -52,11 +56,14 @@ function setUp({ boot, state }, ready) {
     onStage: (stage) => page.dispatch({ type: "stage-reached", stage }),
     explain: (stage) => stageExplanation(stage, page.state().shown.policy.scorer),
   });
-  const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced() });
+  /** @type {() => void} */
+  let markStarted = () => {};
+  const started = new Promise((resolve) => (markStarted = () => resolve(undefined)));
+  const context = createContext({ dispatch: page.dispatch, state: page.state, engine, player, boot, placed: createPlaced(), started });
   const next = (/** @type {number} */ index) => {
     if (index === PANELS.length) {
       performers.ready();
-      return ready(page);
+      return ready(page, markStarted);
     }
     performers.add(PANELS[index].setUp(context));
     inTaskOfItsOwn(() => next(index + 1));
@@ -97,8 +104,9 @@ function afterFirstFrames(step) {
 // shows its start each in a task of its own, so they do not add up to one long task.
 afterFirstFrames(() => inTaskOfItsOwn(() => {
   const read = readState();
-  inTaskOfItsOwn(() => setUp(read, (page) => inTaskOfItsOwn(() => {
+  inTaskOfItsOwn(() => setUp(read, (page, started) => inTaskOfItsOwn(() => {
     page.dispatch({ type: "start", notices: read.notices });
+    started();
     // After the start: a status that arrived meanwhile is replayed now.
     engine.listen((status) => page.dispatch({ type: "engine-status", status }));
     // Python boots once the page has set itself up and drawn that, so its boot never

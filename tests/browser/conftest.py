@@ -95,6 +95,19 @@ def new_context(browser: Browser, console: ConsoleWatch) -> Iterator[Callable[..
 
 
 @pytest.fixture(scope="session")
+def agent_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A course site built around the agent-memory store (importance, near-copies) with `build.py --store`."""
+    import build
+    from harness.fixtures import AGENT_STORE
+
+    out = tmp_path_factory.mktemp("agent") / "dist"
+    build.build(out=out, store_path=AGENT_STORE, quiet=True)
+    server = StaticServer(out)
+    yield server.url
+    server.close()
+
+
+@pytest.fixture(scope="session")
 def timeline_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A site built around the timeline store (fixtures/timeline-store.json)."""
     import build

@@ -16,18 +16,14 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 from harness import ROOT
 from harness.controls import full_policy, query_of, shows_policy
 from harness.devices import device
-from harness.fixtures import STORE, SUPPORT_STORE, TIMELINE_STORE, load_json
+from harness.fixtures import GUIDED_STORES, load_json
 from harness.page import stage_is, wait_ready
 
 SCREENSHOTS = ROOT / "test-output" / "screenshots" / "guides"
 SIZES = {"phone-375": (375, 667), "desktop-1280": (1280, 800)}
-STORES: dict[str, dict[str, Any]] = {
-    "default": STORE,
-    "support": load_json(SUPPORT_STORE),
-    "timeline": load_json(TIMELINE_STORE),
-}
-# The session fixture that serves each store's site.
-SITES = {"default": "site_url", "support": "support_site", "timeline": "timeline_site"}
+STORES: dict[str, dict[str, Any]] = {name: load_json(path) for name, path in GUIDED_STORES.items()}
+# The site each store's guides are walked on (tests/browser/conftest.py builds one per store).
+SITES = {"default": "site_url", "support": "support_site", "agent": "agent_site", "timeline": "timeline_site"}
 # A number as a learner reads it in a sentence: not part of a record id like M10.
 # The most of a phone's height the bar may cover, its "Look for" unfolded.
 MAX_BAR_SHARE = 1 / 3
@@ -168,8 +164,8 @@ def walk(page: Page, store: dict[str, Any], size: tuple[int, int], name: str) ->
 def test_every_guide_step_shows_what_it_says(
     new_context: Callable[..., BrowserContext], request: pytest.FixtureRequest, size: tuple[int, int], store: str
 ) -> None:
-    """Each step of every fixture store's guides: its stage, its record
-    chosen and explained, its part in view with the numbers it names, and a bar that fits."""
+    """Each step of every fixture store's guides: its stage, its record chosen and explained,
+    its part in view with the numbers it names, and a bar that fits."""
     url = request.getfixturevalue(SITES[store])
     page = new_context(**device(*size)).new_page()
     page.goto(url)

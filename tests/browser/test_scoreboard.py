@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from engine import api, parse_policy, parse_store
-from engine.evaluate import printed, sweep_recency
+from engine.evaluate import printed, sweep_over
 from engine.fields import OUTCOMES_BY_CODE
 from engine.scorers import SCORER_NAMES
 from engine.session import Session
@@ -198,12 +198,12 @@ def test_the_sweep_chart_reads_at_375_px_and_shows_its_numbers(page: Page, site_
     assert line is not None and abs(line["x"] + line["width"] / 2 - (ticks["0"] + ticks["1"]) / 2) < 1.5
 
     session = Session(parse_store(STORE), vectors=api.load_vectors)
-    sweep = sweep_recency(session, parse_policy(full_policy(WIDE), session.store))
+    sweep = sweep_over(session, parse_policy(full_policy(WIDE), session.store))
     scorers = list(sweep["points"][0]["ndcg"])
     shapes = [chart.locator(f'path.sweep-mark[data-scorer="{s}"]').get_attribute("data-shape") for s in scorers]
     assert len(set(shapes)) == len(scorers)
     # Embedding and Hybrid are equal from 0.6 to 1, as the issue saw them hide each other.
-    equal = [p["recency_weight"] for p in sweep["points"] if p["ndcg"]["embedding"] == p["ndcg"]["hybrid"]]
+    equal = [p["value"] for p in sweep["points"] if p["ndcg"]["embedding"] == p["ndcg"]["hybrid"]]
     assert equal[-5:] == [0.6, 0.7, 0.8, 0.9, 1.0]
     ties = page.locator("#scoreboard-sweep .sweep-ties li")
     expect(ties.filter(has_text=re.compile(r"^Embedding and Hybrid: .*0\.6 to 1$"))).to_have_count(1)
@@ -213,7 +213,7 @@ def test_the_sweep_chart_reads_at_375_px_and_shows_its_numbers(page: Page, site_
         for stretch in stretches.removeprefix("at ").split(" and "):
             low, _, high = stretch.partition(" to ")
             for point in sweep["points"]:
-                if float(low) <= point["recency_weight"] <= float(high or low):
+                if float(low) <= point["value"] <= float(high or low):
                     values = {point["ndcg"][s] for s in group}
                     others = {point["ndcg"][s] for s in scorers if s not in group}
                     assert len(values) == 1 and not values & others, (item, point)

@@ -57,6 +57,7 @@ const POLICIES = [
     recency_weight: 0.2 },
   { question_text: "Where do our servers live?", store: "semantic", previous_sessions: true, scorer: "embedding" },
   { store: "all", previous_sessions: true, scorer: "hybrid", rrf_k: 10, min_similarity: 0.3, recency_weight: 0.1 },
+  { store: "all", previous_sessions: true, blend: "generative-agents", ga_relevance_weight: 3, mmr_lambda: 0.4, max_records: 4 },
 ];
 
 for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) {
@@ -65,7 +66,7 @@ for (const storeFile of ["fixtures/store.json", "fixtures/support-store.json"]) 
     assert.equal(reply.records, store.records.length);
     for (const [slim, parts, full] of pairs) {
       assert.ok(!JSON.stringify(slim).includes(store.records[0].text), "the slim answer does not repeat the record texts");
-      const merged = fullResult({ records: store.records, words: reply.words, recency: reply.recency }, slim, parts);
+      const merged = fullResult({ records: store.records, words: reply.words, importance: reply.importance, recency: reply.recency }, slim, parts);
       assert.deepEqual(merged, full);
       assert.deepEqual(keyOrder(merged), keyOrder(full));
       assert.deepEqual(Object.keys(merged), RESULT_KEYS);
@@ -78,11 +79,11 @@ test("an answer from another store than the page's is reported, not merged", () 
   const column = (/** @type {any[]} */ values) => values;
   const slim = /** @type {any} */ ({
     ids: ["M1", "M2"], cosine: column([0, 0]), bm25: column([0, 0]), similarity: column([null, null]), rrf: column([null, null]),
-    relevance: column([0, 0]), recency: column([1, 1]), score: column([0, 0]), outcome: ["selected", "selected"], reason: ["", ""], superseded_by: [null, null], rank: [1, 2], other_rank: [1, 2],
+    relevance: column([0, 0]), recency: column([1, 1]), score: column([0, 0]), weighed: column([null, null]), outcome: ["selected", "selected"], reason: ["", ""], superseded_by: [null, null], rank: [1, 2], other_rank: [1, 2],
     ranks: { tfidf: [1, 2], bm25: [1, 2] },
   });
-  const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4], recency: [1, 1] };
+  const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4], importance: [5, 5], recency: [1, 1] };
   assert.match(/** @type {any} */ (fullResult(store, slim, [[], []])).error.message, /record 1 is M2 in the answer, X2 in the store/);
-  const shorter = fullResult({ records: [{ id: "M1" }], words: [3], recency: [1] }, slim, [[]]);
+  const shorter = fullResult({ records: [{ id: "M1" }], words: [3], importance: [5], recency: [1] }, slim, [[]]);
   assert.match(/** @type {any} */ (shorter).error.message, /2 values answered for a store of 1 records/);
 });

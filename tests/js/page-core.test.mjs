@@ -82,6 +82,23 @@ test("switching to a learner's store (opened by the engine already) resets the c
   assert.deepEqual(types(effects).slice(0, 4), ["show-store", "show-prediction-choices", "write-controls", "pending"]);
 });
 
+test("an edited store in force keeps the settings it still allows, and its answer is shown as a keystroke's is", () => {
+  const changed = update(readyPage(), { type: "controls-changed", policy: { ...budget(9), question: "timeout-incident" }, at: 50 }).state;
+  const edited = { ...siteStore, records: siteStore.records.map((r) => (r.id === "M1" ? { ...r, text: `${r.text} again` } : r)) };
+  const { state: next, effects } = update(changed, { type: "store-switched", store: edited, custom: true, opened: true, at: 100, edited: true });
+  assert.equal(next.policy.budget_words, 9);
+  assert.equal(next.policy.question, "timeout-incident");
+  assert.equal(next.requests.inputAt, 100, "the answer's measure starts at the edit");
+  assert.equal(ofType(effects, "request").length, 1);
+  assert.ok(!types(effects).includes("pending"), "no pending mark before a running engine has had time to answer");
+  assert.deepEqual(next.requests.afterAnswer, { then: "nothing" }, "no replay on every keystroke");
+  // A question the edit removed falls back to the store's first.
+  const without = { ...edited, questions: edited.questions.filter((q) => q.id !== "timeout-incident") };
+  const fallen = update(next, { type: "store-switched", store: without, custom: true, opened: true, at: 200, edited: true }).state;
+  assert.equal(fallen.policy.question, without.questions[0].id);
+  assert.equal(fallen.policy.budget_words, 9);
+});
+
 test("switching back to the site's store opens it in the engine again before asking", () => {
   const custom = update(readyPage(), { type: "store-switched", store: otherStore, custom: true, opened: true, at: 100 }).state;
   const { effects } = update(custom, { type: "store-switched", store: siteStore, custom: false, opened: false, at: 200 });

@@ -81,6 +81,9 @@ test("an empty tray says why in the words that fit: scope, no shared word, budge
   assert.match(trayText(decided(["over_budget", "over_budget"])), /The tray is empty: 2 are too long for the words left of the 40-word budget\./);
   assert.match(trayText(decided(["below_similarity"])), /1 in scope is below the minimum similarity of 0\.35/);
   assert.match(trayText(decided(["selected", "record_limit"], { policy: { max_records: 1, budget_words: 40 } })), /Not in the tray: 1 is over the limit of 1 record\./);
+  const mmr = { policy: { max_records: 1, budget_words: 40, mmr_lambda: 0.5 } };
+  const ranked = { ranked: ["M1", "M2", "M3"] };
+  assert.match(trayText(decided(["selected", "too_similar", "too_similar"], { ...mmr, ...ranked })), /Not in the tray: 2 are too like a record already in it \(diversity λ 0\.5\)\./);
   // A full tray with nothing ranked left out needs no reason.
   assert.doesNotMatch(trayText(decided(["selected", "selected", "selected", "other_tenant"])), /Not in the tray|empty/);
 });

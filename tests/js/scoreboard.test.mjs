@@ -80,8 +80,9 @@ test("a cell whose supporting records are not ranked names them and the outcome 
 
 const sweep = {
   policy: { recency_weight: 0.5 },
+  field: "recency_weight",
   k: 3,
-  points: [0, 0.5, 1].map((w) => ({ recency_weight: w, ndcg: { tfidf: 1 - w, bm25: w === 1 ? null : 0.25, embedding: 0.5, hybrid: w === 0 ? 0.25 : 0.5 } })),
+  points: [0, 0.5, 1].map((w) => ({ value: w, ndcg: { tfidf: 1 - w, bm25: w === 1 ? null : 0.25, embedding: 0.5, hybrid: w === 0 ? 0.25 : 0.5 } })),
 };
 
 test("the sweep draws a line and a mark of its own shape per scorer through its measured points", () => {
@@ -111,7 +112,7 @@ test("ties are found from the numbers and said under the chart", () => {
     { scorers: ["tfidf", "embedding", "hybrid"], from: 0.5, to: 0.5 },
     { scorers: ["embedding", "hybrid"], from: 1, to: 1 },
   ]);
-  const flat = { ...sweep, points: [0, 0.1, 0.2].map((w) => ({ recency_weight: w, ndcg: { tfidf: 0.5, bm25: 0.5, embedding: w } })) };
+  const flat = { ...sweep, points: [0, 0.1, 0.2].map((w) => ({ value: w, ndcg: { tfidf: 0.5, bm25: 0.5, embedding: w } })) };
   assert.deepEqual(tieRuns(/** @type {any} */ (flat), ["tfidf", "bm25", "embedding"]), [{ scorers: ["tfidf", "bm25"], from: 0, to: 0.2 }]);
   assert.match(String(sweepChart(/** @type {any} */ (flat))), /Equal, so drawn on top of each other \(recency weights\):<\/p><ul><li>TF-IDF and BM25: 0 to 0\.2<\/li><\/ul>/);
   const out = String(sweepChart(/** @type {any} */ (sweep)));

@@ -19,7 +19,7 @@ const RUNTIME = {
   stdLibURL: `${SITE}pyodide/stdlib-1.zip.zst`,
   zstdDecoderURL: `${SITE}pyodide/zstd-decoder-1.wasm`,
   wheelURL: `${SITE}wheels/engine-1.whl`,
-  engineBytecodeURL: `${SITE}wheels/engine-1.pyc.zip`,
+  engineBytecodeURL: `${SITE}pyodide/engine-bytecode-1.zip.zst`,
   abiVersion: "2025_0",
   snapshotURL: `${SITE}python-snapshot-1`,
   warmModules: [],
@@ -79,7 +79,7 @@ function arrive(net, but = []) {
     [RUNTIME.wasmURL, EMPTY_ZSTD],
     [RUNTIME.stdLibURL, EMPTY_ZSTD],
     [RUNTIME.wheelURL, ""],
-    [RUNTIME.engineBytecodeURL, ""],
+    [RUNTIME.engineBytecodeURL, EMPTY_ZSTD],
   ];
   for (const [url, body] of files) if (!but.includes(url)) net.answer(url, 200, body);
 }

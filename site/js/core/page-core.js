@@ -44,7 +44,7 @@ export const PAGE_SIZE = 50;
  *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean, follow?: boolean}
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
  *   | {type: "request-failed", seq: number, reason: string}
- *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number}
+ *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number, edited?: boolean}
  *   | {type: "choose-record", id: string}
  *   | {type: "turn-page", step: number}
  *   | {type: "scoreboard-opened"}} PageEvent
@@ -210,17 +210,21 @@ function answer(state, { answer, askedAt }, effects) {
 }
 
 /**
- * Make a store the active one: controls, lists and result follow it.
- * @param {State} state @param {{store: any, custom: boolean, opened: boolean, at: number}} event @param {Effect[]} effects
+ * Make a store the active one: controls, lists and result follow it. An edit of the store
+ * in force (the store editor's draft) keeps the settings the edited store still allows, and
+ * its answer is shown as a keystroke's is: at once, the replay waiting for a pause.
+ * @param {State} state @param {{store: any, custom: boolean, opened: boolean, at: number, edited?: boolean}} event @param {Effect[]} effects
  */
-function switchStore(state, { store, custom, opened, at }, effects) {
+function switchStore(state, { store, custom, opened, at, edited }, effects) {
   const fields = policyFields(store);
-  const policy = defaultPolicy(fields);
+  const policy = edited ? readQuery(queryOf(state), fields).policy : defaultPolicy(fields);
   effects.push({ type: "show-store" }, { type: "show-prediction-choices", keep: false }, { type: "write-controls", policy });
-  const next = pend(leaveStep(forgetPrediction({ ...state, store, custom, fields, tenantLabels: labelsOf(store), page: 0, policy })), true, effects);
+  const switched = leaveStep(forgetPrediction({ ...state, store, custom, fields, tenantLabels: labelsOf(store), page: 0, policy }));
+  const next = edited ? switched : pend(switched, true, effects);
   // A learner's file was opened (and checked) by the engine already; the site's own store is sent again.
   if (!opened) effects.push({ type: "open-store" });
-  return applyPolicy(next, policy, at, effects);
+  const asked = applyPolicy(next, policy, at, effects);
+  return edited ? typed(asked, effects) : asked;
 }
 
 /** @type {On<PageEvent>} */

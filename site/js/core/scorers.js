@@ -159,18 +159,29 @@ export const COLUMNS = Object.freeze({
   }
 });
 
-/** The blends of relevance with recency: each row's id, label and breakdown view. */
+/** The blends: each row's id, label, breakdown view, whether a record's score is its own alone, and what the score is made of. */
 export const BLENDS = Object.freeze({
   "seed": {
     "id": "seed",
     "label": "Relevance blended with recency",
-    "breakdown": "seed"
+    "breakdown": "seed",
+    "alone": true,
+    "named": "{scorer} + recency",
+    "leads": false
+  },
+  "generative-agents": {
+    "id": "generative-agents",
+    "label": "Generative Agents: recency + importance + relevance",
+    "breakdown": "generative-agents",
+    "alone": false,
+    "named": "Generative Agents: recency, importance, {scorer}",
+    "leads": true
   }
 });
 
-/** The blend in force: the table's one row, until a policy field chooses among more. @param {unknown} policy @returns {{id: string, label: string, breakdown: string}} */
+/** The blend in force: the row the policy's blend names. @param {{blend: string}} policy @returns {{id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}} */
 export function blendFor(policy) {
-  return Object.values(BLENDS)[0];
+  return /** @type {Record<string, {id: string, label: string, breakdown: string, alone: boolean, named: string, leads: boolean}>} */ (BLENDS)[policy.blend] ?? Object.values(BLENDS)[0];
 }
 
 /** Said wherever a lexical formula is shown: the idf is the store's, whatever the tenant. */

@@ -136,6 +136,28 @@
  */
 
 /**
+ * One term of a blend that normalises (engine/generative.py): its name, how its raw value
+ * is made, its weight, and the lowest and highest raw value among the records normalised
+ * over (None when no record is).
+ * @typedef {object} WeighedTerm
+ * @property {string} term
+ * @property {string} raw
+ * @property {number} weight
+ * @property {number | null} low
+ * @property {number | null} high
+ */
+
+/**
+ * How a blend that normalises made this answer's scores: the blend, how many records it
+ * normalised over (those that reach ranking under the scorer in force), and its terms in
+ * the order each record's `weighed` lists them.
+ * @typedef {object} Weighing
+ * @property {string} blend
+ * @property {number} over
+ * @property {WeighedTerm[]} terms
+ */
+
+/**
  * How many of the question's supporting records (for the active tenant) were selected.
  * @typedef {object} Coverage
  * @property {number} found
@@ -163,7 +185,9 @@
 
 /**
  * What a result and an answer share after the records: the ranking, the tray and its
- * counts. `ranked` and `selected` are record ids, best first.
+ * counts. `ranked` is record ids, best first; `selected` the tray, in the order the
+ * packing rule in force filled it (best first under greedy packing). `weighing` says how a
+ * blend that normalises made the scores (None under the seed blend).
  * @typedef {object} Summary
  * @property {string[]} ranked
  * @property {string[]} selected
@@ -171,6 +195,7 @@
  * @property {number} budget_words
  * @property {Counts} counts
  * @property {Coverage} coverage
+ * @property {Weighing | null} weighing
  */
 
 /**
@@ -185,7 +210,10 @@
  * scope); `ranks` gives the record's place among the candidates under each scorer the
  * answer computed (None where that scorer does not match it). `superseded_by` names the
  * record that supersedes a superseded one (None for any other). `terms` are the policy
- * scorer's parts. Each key not marked is one of the slim answer's columns.
+ * scorer's parts. `score` is None for a record that does not reach ranking under a blend
+ * that normalises over those that do; `weighed` gives, under such a blend, each of its
+ * terms (`Summary.weighing`) as [raw, normalised, weighted] for a record that reaches
+ * ranking (else None). Each key not marked is one of the slim answer's columns.
  * @typedef {object} RecordResult
  * @property {string} id
  * @property {string} tenant
@@ -195,13 +223,15 @@
  * @property {string | null} key
  * @property {string} text
  * @property {number} words
+ * @property {number} importance
  * @property {number} cosine
  * @property {number} bm25
  * @property {number | null} similarity
  * @property {number | null} rrf
  * @property {number} relevance
  * @property {number} recency
- * @property {number} score
+ * @property {number | null} score
+ * @property {number[][] | null} weighed
  * @property {string} outcome
  * @property {number} stage
  * @property {string} reason
@@ -225,6 +255,7 @@
  * @property {number} budget_words
  * @property {Counts} counts
  * @property {Coverage} coverage
+ * @property {Weighing | null} weighing
  * @property {RecordResult[]} records
  */
 
@@ -247,6 +278,7 @@
  * @property {number} budget_words
  * @property {Counts} counts
  * @property {Coverage} coverage
+ * @property {Weighing | null} weighing
  * @property {string[]} ids
  * @property {number[]} cosine
  * @property {number[]} bm25
@@ -254,7 +286,8 @@
  * @property {(number | null)[]} rrf
  * @property {number[]} relevance
  * @property {number[]} recency
- * @property {number[]} score
+ * @property {(number | null)[]} score
+ * @property {(number[][] | null)[]} weighed
  * @property {string[]} outcome
  * @property {string[]} reason
  * @property {(string | null)[]} superseded_by
@@ -351,17 +384,19 @@
  */
 
 /**
- * Each scorer's mean nDCG at k at one recency weight (None when nothing is measured).
+ * Each scorer's mean nDCG at k at one value of the field swept (None when nothing is measured).
  * @typedef {object} SweepPoint
- * @property {number} recency_weight
+ * @property {number} value
  * @property {Record<string, number | null>} ndcg
  */
 
 /**
- * An evaluation's mean nDCG per scorer as the recency weight goes from 0 to 1 in steps
- * of 0.1, the rest of the policy as given (`evaluate.sweep_recency`).
+ * An evaluation's mean nDCG per scorer as the policy `field` swept (the recency weight,
+ * or MMR's λ: `evaluate.SWEPT`) goes from 0 to 1 in steps of 0.1, the rest of the policy
+ * as given (`evaluate.sweep_over`).
  * @typedef {object} Sweep
  * @property {Policy} policy
+ * @property {string} field
  * @property {number} k
  * @property {SweepPoint[]} points
  */
@@ -374,10 +409,11 @@
  */
 
 /**
- * The reply to opening a store: its size, and each record's word count and recency now.
+ * The reply to opening a store: its size, and each record's word count, importance and recency now.
  * @typedef {object} Opened
  * @property {number} records
  * @property {number[]} words
+ * @property {number[]} importance
  * @property {number[]} recency
  */
 
@@ -527,6 +563,18 @@ export const SHAPE_KEYS = Object.freeze({
     "norm",
     "map"
   ],
+  "WeighedTerm": [
+    "term",
+    "raw",
+    "weight",
+    "low",
+    "high"
+  ],
+  "Weighing": [
+    "blend",
+    "over",
+    "terms"
+  ],
   "Coverage": [
     "found",
     "total",
@@ -550,7 +598,8 @@ export const SHAPE_KEYS = Object.freeze({
     "words_used",
     "budget_words",
     "counts",
-    "coverage"
+    "coverage",
+    "weighing"
   ],
   "RecordResult": [
     "id",
@@ -561,6 +610,7 @@ export const SHAPE_KEYS = Object.freeze({
     "key",
     "text",
     "words",
+    "importance",
     "cosine",
     "bm25",
     "similarity",
@@ -568,6 +618,7 @@ export const SHAPE_KEYS = Object.freeze({
     "relevance",
     "recency",
     "score",
+    "weighed",
     "outcome",
     "stage",
     "reason",
@@ -587,6 +638,7 @@ export const SHAPE_KEYS = Object.freeze({
     "budget_words",
     "counts",
     "coverage",
+    "weighing",
     "records"
   ],
   "Answer": [
@@ -599,6 +651,7 @@ export const SHAPE_KEYS = Object.freeze({
     "budget_words",
     "counts",
     "coverage",
+    "weighing",
     "ids",
     "cosine",
     "bm25",
@@ -607,6 +660,7 @@ export const SHAPE_KEYS = Object.freeze({
     "relevance",
     "recency",
     "score",
+    "weighed",
     "outcome",
     "reason",
     "superseded_by",
@@ -661,11 +715,12 @@ export const SHAPE_KEYS = Object.freeze({
     "out_of_scope"
   ],
   "SweepPoint": [
-    "recency_weight",
+    "value",
     "ndcg"
   ],
   "Sweep": [
     "policy",
+    "field",
     "k",
     "points"
   ],
@@ -676,6 +731,7 @@ export const SHAPE_KEYS = Object.freeze({
   "Opened": [
     "records",
     "words",
+    "importance",
     "recency"
   ],
   "Problem": [
@@ -733,6 +789,7 @@ export const RECORD_SOURCES = Object.freeze({
   "key": "store",
   "text": "store",
   "words": "opened",
+  "importance": "opened",
   "cosine": "answer",
   "bm25": "answer",
   "similarity": "answer",
@@ -740,6 +797,7 @@ export const RECORD_SOURCES = Object.freeze({
   "relevance": "answer",
   "recency": "answer",
   "score": "answer",
+  "weighed": "answer",
   "outcome": "answer",
   "stage": "outcome",
   "reason": "answer",
@@ -755,7 +813,7 @@ export const RECORD_SOURCES = Object.freeze({
  * (RECORD_SOURCES): the store's record, the open reply, the outcome table, the answer's
  * columns or the per-term parts.
  * @param {any} record @param {number} i @param {Answer} answer
- * @param {{words: number[], recency: number[]}} opened
+ * @param {{words: number[], importance: number[], recency: number[]}} opened
  * @param {typeof import("./tables.js").OUTCOME_TABLE} outcomes  the outcome table, by code
  * @param {RecordResult["terms"][]} parts
  * @returns {RecordResult}
@@ -770,6 +828,7 @@ export function recordAt(record, i, answer, opened, outcomes, parts) {
     key: record.key,
     text: record.text,
     words: opened.words[i],
+    importance: opened.importance[i],
     cosine: answer.cosine[i],
     bm25: answer.bm25[i],
     similarity: answer.similarity[i],
@@ -777,6 +836,7 @@ export function recordAt(record, i, answer, opened, outcomes, parts) {
     relevance: answer.relevance[i],
     recency: answer.recency[i],
     score: answer.score[i],
+    weighed: answer.weighed[i],
     outcome: answer.outcome[i],
     stage: outcomes[answer.outcome[i]].stage,
     reason: answer.reason[i],

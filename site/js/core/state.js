@@ -26,6 +26,7 @@ import { FIELD_TABLE } from "./tables.js";
  * @property {string} [replaces]  the choice field a non-empty text is in force instead of
  * @property {string} [option]  the label of the option that choice control gets for the text
  * @property {[string, string | string[]]} [shownWith]  [field, value or values]: the field matters only while that field has that value (one of them)
+ * @property {{label: string, note: string, values: Record<string, number>}[]} [presets]  buttons that set several fields at once
  */
 
 /**

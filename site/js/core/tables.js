@@ -16,9 +16,15 @@
  * @property {number} bm25_b  BM25 b
  * @property {number} min_similarity  Minimum similarity
  * @property {number} rrf_k  RRF k
+ * @property {"seed" | "generative-agents"} blend  Score
  * @property {number} recency_weight  Recency weight
+ * @property {number} ga_decay  Recency decay per hour
+ * @property {number} ga_recency_weight  Weight of recency
+ * @property {number} ga_importance_weight  Weight of importance
+ * @property {number} ga_relevance_weight  Weight of relevance
  * @property {number} budget_words  Context word budget
  * @property {number} max_records  Maximum retrieved records
+ * @property {number} mmr_lambda  Diversity (MMR λ)
  * @property {string} question_text  Your question
  */
 
@@ -231,6 +237,25 @@ export const FIELD_TABLE = Object.freeze([
     ]
   },
   {
+    "name": "blend",
+    "kind": "choice",
+    "label": "Score",
+    "help": "how a record's score is made from its relevance: blended with recency (seed), or recency, importance and relevance each min-max normalised and weighted (generative-agents)",
+    "unit": "",
+    "control": "select",
+    "default": "seed",
+    "choices": [
+      [
+        "seed",
+        "Relevance blended with recency"
+      ],
+      [
+        "generative-agents",
+        "Generative Agents: recency + importance + relevance"
+      ]
+    ]
+  },
+  {
     "name": "recency_weight",
     "kind": "number",
     "label": "Recency weight",
@@ -240,7 +265,86 @@ export const FIELD_TABLE = Object.freeze([
     "default": 0.0,
     "min": 0,
     "max": 1,
-    "step": "0.05"
+    "step": "0.05",
+    "shownWith": [
+      "blend",
+      "seed"
+    ]
+  },
+  {
+    "name": "ga_decay",
+    "kind": "number",
+    "label": "Recency decay per hour",
+    "help": "Generative Agents' recency: this number to the power of the record's age in hours, before normalising",
+    "unit": "per hour: 0.995, the paper's, halves recency in about 138 hours",
+    "control": "number",
+    "default": 0.995,
+    "min": 0.5,
+    "max": 1,
+    "step": "0.001",
+    "shownWith": [
+      "blend",
+      "generative-agents"
+    ]
+  },
+  {
+    "name": "ga_recency_weight",
+    "kind": "number",
+    "label": "Weight of recency",
+    "help": "Generative Agents' weight of the normalised recency",
+    "unit": "times recency, normalised to 0–1",
+    "control": "number",
+    "default": 1.0,
+    "min": 0,
+    "max": 10,
+    "step": "0.5",
+    "shownWith": [
+      "blend",
+      "generative-agents"
+    ]
+  },
+  {
+    "name": "ga_importance_weight",
+    "kind": "number",
+    "label": "Weight of importance",
+    "help": "Generative Agents' weight of the normalised importance",
+    "unit": "times importance, normalised to 0–1",
+    "control": "number",
+    "default": 1.0,
+    "min": 0,
+    "max": 10,
+    "step": "0.5",
+    "shownWith": [
+      "blend",
+      "generative-agents"
+    ]
+  },
+  {
+    "name": "ga_relevance_weight",
+    "kind": "number",
+    "label": "Weight of relevance",
+    "help": "Generative Agents' weight of the normalised relevance",
+    "unit": "times relevance, normalised to 0–1",
+    "control": "number",
+    "default": 1.0,
+    "min": 0,
+    "max": 10,
+    "step": "0.5",
+    "shownWith": [
+      "blend",
+      "generative-agents"
+    ],
+    "presets": [
+      {
+        "label": "Use the published code's weights",
+        "note": "0.5, 2 and 3: recency, importance and relevance as joonspk-research/generative_agents weighs them in retrieve.py",
+        "values": {
+          "ga_recency_weight": 0.5,
+          "ga_importance_weight": 2.0,
+          "ga_relevance_weight": 3.0
+        }
+      }
+    ]
   },
   {
     "name": "budget_words",
@@ -265,6 +369,18 @@ export const FIELD_TABLE = Object.freeze([
     "min": 1,
     "max": 50,
     "step": "1"
+  },
+  {
+    "name": "mmr_lambda",
+    "kind": "number",
+    "label": "Diversity (MMR λ)",
+    "help": "maximal marginal relevance: the tray takes in turn the record with the highest λ × score − (1 − λ) × its highest similarity to a record already in it; 1 packs by score alone",
+    "unit": "1 is off (by score alone); lower trades score for records unlike those already in the tray",
+    "control": "range",
+    "default": 1.0,
+    "min": 0,
+    "max": 1,
+    "step": "0.05"
   },
   {
     "name": "question_text",
@@ -297,6 +413,7 @@ export const OUTCOME_TABLE = Object.freeze({
   selected: {"code": "selected", "stage": 4, "label": "Selected", "glyph": "✓", "tone": "good"},
   over_budget: {"code": "over_budget", "stage": 4, "label": "Over budget", "glyph": "✕", "tone": "warn"},
   record_limit: {"code": "record_limit", "stage": 4, "label": "Record limit", "glyph": "#", "tone": "warn"},
+  too_similar: {"code": "too_similar", "stage": 4, "label": "Too similar", "glyph": "≋", "tone": "warn"},
 });
 
 /** The store format: each object's fields, for the store editor's forms. */
@@ -439,6 +556,16 @@ export const STORE_FORMAT = Object.freeze({
       "label": "Text",
       "help": "what the record says; its words are what the scorers match",
       "required": true
+    },
+    {
+      "name": "importance",
+      "kind": "int",
+      "label": "Importance",
+      "help": "how much it matters, 1 (mundane) to 10 (poignant), as Generative Agents rates a memory; the generative-agents blend weighs it",
+      "required": false,
+      "default": 5,
+      "min": 1,
+      "max": 10
     },
     {
       "name": "true_since_hours",

@@ -25,6 +25,8 @@ import { queryOf } from "../core/page-core.js";
  * @property {import("../views/player.js").Player} player
  * @property {import("../views/view.js").Placed} placed  what the views last placed, which every view is placed through
  * @property {Boot} boot
+ * @property {Promise<unknown>} started  resolves once the page has started, which asks the engine to open the
+ *   store in force: a store a panel opens at load (a link's, a kept draft's) waits for it, or it is overtaken
  * @property {(extra?: Record<string, string>) => string} link  the current configuration's address
  */
 

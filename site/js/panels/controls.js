@@ -22,6 +22,14 @@ export function setUp({ byId, dispatch, state }) {
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
   form.addEventListener("submit", (event) => event.preventDefault());
+  // A preset button sets the fields it names, then asks as any control change does.
+  form.addEventListener("click", (event) => {
+    const button = event.target instanceof Element ? event.target.closest("[data-preset]") : null;
+    if (!(button instanceof HTMLElement)) return;
+    const values = JSON.parse(button.dataset.preset ?? "{}");
+    writeControls({ ...state().policy, ...values }, state().fields);
+    changed(event);
+  });
   // Enter, or leaving the box, commits what was typed.
   const commit = (/** @type {Event} */ event) => {
     if (inTextField(event)) dispatch({ type: "question-committed" });

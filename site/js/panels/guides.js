@@ -18,7 +18,7 @@ import { renderGuideBar, renderGuideClosing } from "../views/guides.js";
  * the table's part is the row of the step's record.
  * @type {Record<keyof typeof GUIDE_PARTS, (id: string) => string>}
  */
-const PART_PLACES = {
+export const PART_PLACES = {
   reading: () => "#question-reading",
   table: (id) => `#records-body tr[data-record-id="${CSS.escape(id)}"]`,
   breakdown: () => "#score-breakdown",

@@ -19,7 +19,7 @@ import { OUTCOME_TABLE } from "../core/tables.js";
  */
 
 /**
- * @param {{records: any[], words: number[], recency: number[]}} store  the store's
+ * @param {{records: any[], words: number[], importance: number[], recency: number[]}} store  the store's
  *   records as the page parsed them, and the engine's open reply for it
  * @param {Answer} answer
  * @param {Parts} terms  the answer's own, or those kept for its terms_key

@@ -38,6 +38,27 @@ const TERMS_KEPT = 8;
 /** @typedef {import("../core/shapes.js").Result} Result */
 /** @typedef {import("../core/shapes.js").ErrorResult} ErrorResult */
 
+/**
+ * Whether checking a store (its JSON text) needs the embedding's vectors: a guided step
+ * runs under a scorer that reads them, or shows the scoreboard, which measures every
+ * scorer. Text that is not JSON needs none (the engine says what is wrong with it).
+ * @param {string} storeText
+ */
+export function stepsReadVectors(storeText) {
+  let store;
+  try {
+    store = JSON.parse(storeText);
+  } catch {
+    return false;
+  }
+  const guides = Array.isArray(store?.guides) ? store.guides : [];
+  return guides.some((/** @type {any} */ guide) =>
+    (Array.isArray(guide?.steps) ? guide.steps : []).some(
+      (/** @type {any} */ step) => readsVectors(step?.policy?.scorer) || step?.shows?.part === "scoreboard",
+    ),
+  );
+}
+
 export class EngineClient {
   /**
    * @param {import("./protocol.js").Runtime} runtime
@@ -161,11 +182,25 @@ export class EngineClient {
     return this.request(sweep ? "sweep" : "evaluate", JSON.stringify(policy), undefined, undefined, true);
   }
 
-  /** @param {"open" | "run" | "evaluate" | "sweep"} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
+  /**
+   * A draft store (its JSON text) checked by the engine, for the editor: the parser's
+   * problems (the paths and words `python -m engine --fixtures` says), or, when it has
+   * none, every guided step's Look for against that step's answer (engine/claims.py).
+   * Opens nothing: the store in force stays. Waits for the vectors when a step's scorer
+   * reads them, so every step is checked.
+   * @param {string} storeText
+   * @returns {Promise<import("../core/shapes.js").StoreCheck | ErrorResult>}
+   */
+  checkStore(storeText) {
+    return this.request("check", storeText, undefined, undefined, stepsReadVectors(storeText));
+  }
+
+  /** @param {import("./engine-life.js").RequestKind} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
   request(kind, body, kept, haveTerms, vectors = false) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, body, raw: kind === "evaluate" || kind === "sweep" });
+      // An evaluation or a check is its own object, not an answer to merge with the store.
+      this.pending.set(id, { resolve, reject, body, raw: kind === "evaluate" || kind === "sweep" || kind === "check" });
       this.dispatch({ type: "request", id, kind, body, kept, haveTerms, vectors, now: performance.now() });
     });
   }
@@ -220,7 +255,6 @@ export class EngineClient {
         this.settle(effect.id, (p) => p.resolve(effect.reply));
         break;
       case "answered":
-        // An evaluation is its own object, not an answer to merge with the store.
         this.settle(effect.id, (p) => p.resolve(p.raw ? JSON.parse(effect.response) : this.merge(effect.response, effect.parts, effect.store, p.body)));
         break;
       case "reject":
@@ -330,7 +364,7 @@ export class EngineClient {
       if (!terms) return this.request("run", policyText, undefined, "", readsVectors(answer.policy.scorer));
     }
     this.lastTermsKey = answer.terms_key;
-    const kept = { records: store.kept.records, words: store.words, recency: store.recency };
+    const kept = { ...store, records: store.kept.records };
     const [slim, parts] = [answer, terms];
     if (answerModule) return answerModule.fullResult(kept, slim, parts);
     return answerLoading.then(({ fullResult }) => fullResult(kept, slim, parts));

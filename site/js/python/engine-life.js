@@ -74,13 +74,18 @@ const STEPS = 4;
  * The store in force: its JSON text (what a new worker opens), what the client keeps of
  * it (opaque here: engine-client.js keeps the parsed store) and the open reply's word
  * count of each record.
- * @typedef {{text: string, kept: any, words: number[], recency: number[]}} OpenStore
+ * @typedef {{text: string, kept: any, words: number[], importance: number[], recency: number[]}} OpenStore
+ */
+
+/**
+ * What the page asks of the engine: open a store, run a policy, evaluate or sweep, check a draft store.
+ * @typedef {"open" | "run" | "evaluate" | "sweep" | "check"} RequestKind
  */
 
 /**
  * @typedef {object} Request
  * @property {number} id
- * @property {"open" | "run" | "evaluate" | "sweep"} kind  evaluate and sweep are answered like a run
+ * @property {RequestKind} kind  evaluate, sweep and check are answered like a run
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
  * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
@@ -112,7 +117,7 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, parts?: string | null, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: "open" | "run" | "evaluate" | "sweep", body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
+ *   | {type: "request", id: number, kind: RequestKind, body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
  *   | {type: "tick", now: number}
  *   | {type: "vectors-progress", loaded: number, total: number}
  *   | {type: "vectors-ready", tokens: number, dims: number, now: number}
@@ -310,6 +315,7 @@ function same(state) {
 function post(request) {
   if (request.kind === "open") return { type: MSG.OPEN, id: request.id, store: request.body };
   if (request.kind === "run") return { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
+  if (request.kind === "check") return { type: MSG.CHECK, id: request.id, store: request.body };
   return { type: MSG.EVALUATE, id: request.id, policy: request.body, sweep: request.kind === "sweep" };
 }
 
@@ -415,7 +421,8 @@ function reply(state, id, response, parts, now) {
     return parsed.error ? crash(rest, `the open store could not be opened again (${parsed.error.message})`, now) : same(rest);
   }
   // A refused store leaves the one in force in force, as it does in the worker.
-  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, words: parsed.words, recency: parsed.recency };
+  const { records: _, ...columns } = parsed.error ? { records: 0 } : parsed;
+  const store = parsed.error ? state.store : { text: request.body, kept: request.kept, ...columns };
   return { state: { ...rest, store }, effects: [{ type: "opened", id, reply: parsed }] };
 }
 

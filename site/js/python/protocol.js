@@ -28,6 +28,14 @@
 //                                                (engine.evaluate.evaluate_json); with sweep, each
 //                                                scorer's mean nDCG at recency 0, 0.1, ..., 1
 //                                                instead. Sent once the vectors are loaded
+//   {type: "rw:check", id: number, store: string}
+//                                                check a store (its JSON text), an editor's
+//                                                draft, with engine.api.check_store_json: the
+//                                                parser's problems, or every guided step's Look
+//                                                for against its answer. Opens nothing: the store
+//                                                in force stays, and none need be open. Sent once
+//                                                the vectors are loaded when a step's scorer
+//                                                reads them
 //   {type: "rw:vectors", url: string, bytes: number, fresh: boolean}
 //                                                load the static embedding's vectors: download
 //                                                them (bytes long) with progress, write them into
@@ -52,7 +60,8 @@
 //                                                apart (every record's RecordResult terms, in
 //                                                store order; null when haveTerms named them or
 //                                                for any other reply); to evaluate: Evaluation
-//                                                or Sweep, or ErrorResult
+//                                                or Sweep, or ErrorResult; to check: StoreCheck,
+//                                                or ErrorResult when the engine failed
 //   {type: "rw:failed", error: {name: string, message: string}}   loading failed; runs are refused
 //   {type: "rw:warmed"}                          the worker has loaded Python's and the page's
 //                                                modules a second time (warmCodeCache): the
@@ -98,6 +107,7 @@ export const MSG = Object.freeze({
   OPEN: "rw:open",
   RUN: "rw:run",
   EVALUATE: "rw:evaluate",
+  CHECK: "rw:check",
   PROGRESS: "rw:progress",
   READY: "rw:ready",
   RESULT: "rw:result",

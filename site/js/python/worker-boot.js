@@ -128,6 +128,15 @@ function download(state, /** @type {string} */ url, /** @type {string} */ what) 
   return bytes;
 }
 
+/**
+ * Start downloading the engine wheel and its bytecode (zstd-compressed, decoded as it
+ * arrives), for the fresh boot to read through the early fetch. @param {WorkerState} state @param {Runtime} runtime
+ */
+function engineDownloads(state, runtime) {
+  state.early.answerEarly(runtime.wheelURL, () => fetchOk(state, runtime.wheelURL, WHEEL, state.plainFetch));
+  state.early.answerEarly(runtime.engineBytecodeURL, () => decompressing(state, runtime, runtime.engineBytecodeURL, "application/zip", BYTECODE));
+}
+
 /** Boot Python and install the engine wheel. @param {WorkerState} state @param {LoadPyodide} loadPyodide @param {Runtime} runtime */
 async function fromScratch(state, loadPyodide, runtime) {
   // Both are small and needed right after Python starts. The bytecode (compiled at
@@ -170,17 +179,14 @@ export async function load(state, runtime) {
     findSaved(runtime.snapshotURL).then((found) => (performance.mark("rw:w-looked-up"), found)),
   ]);
   // A fresh boot also needs the wheel and its bytecode; a saved snapshot holds both.
-  if (!saved) {
-    for (const [url, what] of [[runtime.wheelURL, WHEEL], [runtime.engineBytecodeURL, BYTECODE]]) {
-      state.early.answerEarly(url, () => fetchOk(state, url, what, state.plainFetch));
-    }
-  }
+  if (!saved) engineDownloads(state, runtime);
   else snapshotPages(state).catch(() => {}); // while the page sets up; a failure is reported where it is awaited
   performance.mark("rw:w-prepared");
   await state.booting;
   performance.mark("rw:w-boot");
   const restoreFrom = (/** @type {import("./worker-snapshots.js").SnapshotHolder} */ holder) => loadPyodide({ ...pyodideOptions(runtime), _loadSnapshot: holder });
   const restored = saved && (await fromSnapshot(state, runtime, saved, restoreFrom));
+  if (saved && !restored) engineDownloads(state, runtime);
   const { pyodide, engine } = restored ?? (await fromScratch(state, loadPyodide, runtime));
   if (!restored) {
     state.saveSnapshotWhenIdle = async () => {
@@ -210,5 +216,7 @@ export async function load(state, runtime) {
   });
   // Imported when first asked for (a fresh Python's snapshot also takes it in, when idle): the first answer never waits for it.
   const evaluateJson = () => pyodide.pyimport("engine.evaluate").evaluate_json;
-  return { openJson, loadEmbedding, evaluateJson, files: pyodide.FS };
+  // check_store_json imports the check (engine/claims.py) only when the editor first asks.
+  const checkJson = () => engine.check_store_json;
+  return { openJson, loadEmbedding, evaluateJson, checkJson, files: pyodide.FS };
 }

@@ -36,7 +36,7 @@ export function receive(state, message) {
     warmHere(message);
   } else if (message.type === MSG.VECTORS) {
     loadVectors(state, message);
-  } else if (message.type === MSG.OPEN || message.type === MSG.RUN || message.type === MSG.EVALUATE) {
+  } else if ([MSG.OPEN, MSG.RUN, MSG.EVALUATE, MSG.CHECK].includes(message.type)) {
     // One at a time, in order: each run must be answered from the stores opened before it.
     clearTimeout(state.idleTimer);
     state.work = state.work.then(() => answer(state, message));
@@ -73,12 +73,13 @@ function openStore(state, openJson, storeText) {
 async function answer(state, message) {
   try {
     if (!state.engineReady) throw new Error("the engine was asked to run before loading");
-    const { openJson, evaluateJson } = await state.engineReady;
+    const { openJson, evaluateJson, checkJson } = await state.engineReady;
     const { current } = state;
     let response;
     /** @type {string | null} */
     let parts = null;
     if (message.type === MSG.OPEN) response = openStore(state, openJson, message.store);
+    else if (message.type === MSG.CHECK) response = check(checkJson(), message.store);
     else if (!current) response = NO_STORE;
     else if (message.type === MSG.EVALUATE) response = evaluate(evaluateJson(), current.session, message);
     else [response, parts] = answerRun(current.answerJson, message);
@@ -120,6 +121,19 @@ function evaluate(evaluateJson, session, message) {
     return evaluateJson.callKwargs(session, message.policy, { sweep: Boolean(message.sweep) });
   } finally {
     evaluateJson.destroy();
+  }
+}
+
+/**
+ * A draft store checked (engine.api.check_store_json), as JSON text; the store in force stays.
+ * @param {import("pyodide/ffi").PyCallable} checkJson @param {string} storeText
+ * @returns {string}
+ */
+function check(checkJson, storeText) {
+  try {
+    return checkJson(storeText);
+  } finally {
+    checkJson.destroy();
   }
 }
 

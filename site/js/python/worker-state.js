@@ -39,7 +39,9 @@ import { postFailed } from "./worker-report.js";
 /**
  * The engine's entry points, once Python runs: open_json, load_embedding (worker-vectors.js)
  * and Python's file system, where load_embedding reads the vectors from.
- * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, files: {writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}}} Engine
+ * evaluate_json and check_store_json are looked up when first asked for.
+ * @typedef {{writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}} Files
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, checkJson: () => PyCallable, files: Files}} Engine
  */
 
 /**

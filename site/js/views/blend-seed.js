@@ -17,6 +17,7 @@ export function seedBlend(result, r) {
   const age = asOf === 0 ? formatNumber(r.age_hours) : `(${formatNumber(r.age_hours)} − ${formatNumber(asOf)})`;
   const from =
     asOf === 0 ? "" : html` <span class="hint">(age counted from the as-of, ${formatNumber(asOf)} h ago: written ${formatNumber(r.age_hours)} h ago)</span>`;
+  const score = /** @type {number} */ (r.score);
   return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${age}/24</sup> = ${fixed4(r.recency)}${from}</p>
-<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(r.score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
+<p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
 }

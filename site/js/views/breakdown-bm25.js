@@ -1,8 +1,8 @@
 // BM25's breakdown: each shared term's part, and the share of the tenant's best BM25.
 
 import { SHARED_INDEX } from "../core/scorers.js";
+import { fixed3, fixed4, scoreText } from "./format.js";
 import { indexAsOf } from "./timeline.js";
-import { fixed3, fixed4 } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -17,7 +17,7 @@ import { html } from "./html.js";
 export function bm25Breakdown(result, r) {
   const { bm25_k1: k1, bm25_b: b } = result.policy;
   const q = result.question;
-  const head = html`${r.id}: BM25 ${fixed3(r.bm25)}, relative ${fixed3(r.relevance)}, score ${fixed3(r.score)}`;
+  const head = html`${r.id}: BM25 ${fixed3(r.bm25)}, relative ${fixed3(r.relevance)}, score ${scoreText(r.score)}`;
   if (!r.terms.length) {
     return { head, body: html`<p>${r.id} shares no term with the question, so its BM25 is 0 and it cannot be retrieved at any recency weight.</p>` };
   }

@@ -1,8 +1,8 @@
 // TF-IDF's breakdown: the cosine taken apart term by term.
 
 import { SHARED_INDEX } from "../core/scorers.js";
+import { fixed3, fixed4, scoreText } from "./format.js";
 import { indexAsOf } from "./timeline.js";
-import { fixed3, fixed4 } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -16,7 +16,7 @@ import { html } from "./html.js";
  */
 export function cosineBreakdown(result, r) {
   const q = result.question;
-  const head = html`${r.id}: cosine ${fixed3(r.cosine)}, score ${fixed3(r.score)}`;
+  const head = html`${r.id}: cosine ${fixed3(r.cosine)}, score ${scoreText(r.score)}`;
   const terms = html`<p class="breakdown-question">Question terms after lowercasing and stop words: ${q.terms.length ? q.terms.join(", ") : "none"}${q.dropped_terms.length ? html`; in no record, so dropped: ${q.dropped_terms.join(", ")}` : ""}.</p>`;
   if (!r.terms.length) {
     return { head, body: html`${terms}<p>${r.id} shares no term with the question, so its cosine is 0 and it cannot be retrieved at any recency weight.</p>` };

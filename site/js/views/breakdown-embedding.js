@@ -1,7 +1,7 @@
 // The embedding's breakdown: the similarity taken apart token by token
 // (contribution = count × v·d̂ / ‖Σv‖, adding up to the similarity).
 
-import { fixed3, fixed4 } from "./format.js";
+import { fixed3, fixed4, scoreText } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -23,7 +23,7 @@ function nearList(near) {
 export function embeddingBreakdown(result, r) {
   const q = result.question;
   const similarity = r.similarity ?? 0;
-  const head = html`${r.id}: similarity ${fixed3(similarity)}, score ${fixed3(r.score)}`;
+  const head = html`${r.id}: similarity ${fixed3(similarity)}, score ${scoreText(r.score)}`;
   const parts = /** @type {EmbeddingPart[]} */ (r.terms);
   if (!parts.length || q.norm === null || q.norm === 0) {
     return { head, body: html`<p>No word piece of the question is in the vocabulary, so the question's vector is zero and every similarity is 0.</p>` };

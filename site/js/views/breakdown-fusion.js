@@ -1,7 +1,7 @@
 // Hybrid's breakdown: the fused sum taken apart ranking by ranking (1 / (k + rank)).
 
 import { SCORERS, scorerRow } from "../core/scorers.js";
-import { fixed3, fixed4 } from "./format.js";
+import { fixed3, fixed4, scoreText } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -19,7 +19,7 @@ export function fusionBreakdown(result, r) {
   const parts = /** @type {FusionPart[]} */ (r.terms);
   const best = 2 / (k + 1);
   const rrf = r.rrf ?? 0;
-  const head = html`${r.id}: RRF ${fixed4(rrf)}, share ${fixed3(r.relevance)}, score ${fixed3(r.score)}`;
+  const head = html`${r.id}: RRF ${fixed4(rrf)}, share ${fixed3(r.relevance)}, score ${scoreText(r.score)}`;
   // The rankings hybrid fuses: the scorers whose ranks it shows beside its own.
   const fused = scorerRow(result.policy.scorer).ranks.filter((name) => name !== result.policy.scorer);
   const missing = fused.filter((name) => !parts.some((p) => p.scorer === name));

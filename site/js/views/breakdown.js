@@ -4,6 +4,7 @@
 // other scores and ranks, and under the scorers that read meaning, the map.
 
 import { blendFor, COLUMNS, scorerRow } from "../core/scorers.js";
+import { generativeAgentsBlend } from "./blend-generative-agents.js";
 import { seedBlend } from "./blend-seed.js";
 import { bm25Breakdown } from "./breakdown-bm25.js";
 import { cosineBreakdown } from "./breakdown-cosine.js";
@@ -22,7 +23,7 @@ import { badge, otherRanks } from "./records.js";
 export const BREAKDOWN_VIEWS = { cosine: cosineBreakdown, bm25: bm25Breakdown, embedding: embeddingBreakdown, fusion: fusionBreakdown };
 
 /** Each blend's view of a record's score, by the name the blend table gives it. */
-export const BLEND_VIEWS = { seed: seedBlend };
+export const BLEND_VIEWS = { seed: seedBlend, "generative-agents": generativeAgentsBlend };
 
 /**
  * Why this record is the one explained: the learner's pick (still ranked, or excluded and
@@ -49,12 +50,14 @@ export function renderBreakdown(result, id, choice = { picked: false, displaced:
   const r = result.records.find((x) => x.id === id) ?? result.records[0];
   const row = scorerRow(result.policy.scorer);
   const { head, body } = BREAKDOWN_VIEWS[/** @type {keyof typeof BREAKDOWN_VIEWS} */ (row.breakdown)](result, r);
-  const blend = BLEND_VIEWS[/** @type {keyof typeof BLEND_VIEWS} */ (blendFor(result.policy).breakdown)](result, r);
+  const blendRow = blendFor(result.policy);
+  const blend = BLEND_VIEWS[/** @type {keyof typeof BLEND_VIEWS} */ (blendRow.breakdown)](result, r);
   const outcome = html`<p class="formula breakdown-outcome">${badge(r.outcome)} ${r.reason}</p>`;
   return html`<p class="breakdown-why" data-shown="${r.id}" data-picked="${choice.picked}">${whyShown(result, r, choice)}</p>
 ${r.rank ? "" : outcome}<h3 id="breakdown-title">${head}</h3>
+${blendRow.leads ? blend : ""}
 ${body}
-${blend}
+${blendRow.leads ? "" : blend}
 <p class="formula other-scorer">${otherScores(result, r)}</p>
 ${r.rank ? outcome : ""}
 ${row.pieces ? renderMap(result, r.id) : ""}`;

@@ -34,3 +34,6 @@ export function ordinal(n) {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] ?? "th";
   return `${n}${suffix}`;
 }
+
+/** A score to three places, "–" for a record a normalising blend gives none. @param {number | null} score */
+export const scoreText = (score) => (score === null ? "–" : fixed3(score));

@@ -2,9 +2,9 @@
 // and a table row per record, the table's head, the chart of relevance and score, and the
 // outcome badge and rank text that the breakdown shows too.
 
-import { COLUMNS, SCORERS, scorerRow } from "../core/scorers.js";
+import { blendFor, COLUMNS, SCORERS, scorerRow } from "../core/scorers.js";
 import { OUTCOME_TABLE as OUTCOMES } from "../core/tables.js";
-import { ageAt, fixed3, formatNumber } from "./format.js";
+import { ageAt, fixed3, formatNumber, scoreText } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -42,13 +42,27 @@ export function otherRanks(r, scorer) {
 }
 
 /**
- * The records table's head: the score column names the scorer it blends.
- * @param {Scorer} scorer
+ * The records table's head: the score column names what the blend in force makes it of.
+ * @param {Scorer} scorer @param {string} [blend]  the policy's blend
  */
-export function renderTableHead(scorer) {
+export function renderTableHead(scorer, blend = "seed") {
   const columns = scorerRow(scorer).columns.map((id) => capitalised(COLUMNS[id].header));
-  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th><th scope="col" class="num">${columns.map((c, i) => html`${i ? html`<br>` : ""}${c}`)}</th><th scope="col" class="num">Score <span class="score-scorer">(${SCORERS[scorer].name} + recency)</span><br>and rank</th><th scope="col">Outcome</th></tr>`;
+  const named = blendFor({ blend }).named.replace("{scorer}", SCORERS[scorer].name);
+  const heads = columns.map((c, i) => html`${i ? html`<br>` : ""}${c}`);
+  const blended = html`Score <span class="score-scorer">(${named})</span><br>and rank`;
+  return html`<tr><th scope="col">ID</th><th scope="col">Memory text</th>
+<th scope="col" class="num">${heads}</th><th scope="col" class="num">${blended}</th><th scope="col">Outcome</th></tr>`;
 }
+
+/**
+ * The most a score can be: 1 under the seed blend, the sum of the weights under one that
+ * weighs normalised terms (each at most 1).
+ * @param {Result} result
+ */
+export function scoreCeiling(result) {
+  return result.weighing ? result.weighing.terms.reduce((sum, term) => sum + term.weight, 0) : 1;
+}
+
 
 /** @param {string} text */
 const capitalised = (text) => text[0].toUpperCase() + text.slice(1);
@@ -91,9 +105,10 @@ export function cardItems(records, tenantLabels, scorer = "tfidf", asOf = 0) {
     <div><dt>Session</dt><dd>${r.session}</dd></div>
     <div><dt>Age</dt><dd>${asOf === 0 ? `${formatNumber(r.age_hours)} h` : ageAt(r.age_hours, asOf)}</dd></div>
     <div><dt>Words</dt><dd>${r.words}</dd></div>
+    <div><dt>Importance</dt><dd>${r.importance}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
   </dl>
-  <p class="card-rank">${r.rank ? html`${rankText(r, scorer, "Rank")} · score ${fixed3(r.score)}` : unrankedText(r, scorer)}</p>
+  <p class="card-rank">${r.rank ? html`${rankText(r, scorer, "Rank")} · score ${scoreText(r.score)}` : unrankedText(r, scorer)}</p>
   <p class="reason card-reason">${r.reason}</p>
 </li>`,
   );
@@ -106,6 +121,9 @@ function unrankedText(r, scorer) {
   return `${COLUMNS[id].header} ${value === null || value === undefined ? "–" : value.toFixed(COLUMNS[id].places)}`;
 }
 
+/** A row's score for tests and tools: empty for a record a normalising blend gives none. @param {RecordResult} r */
+const score = (r) => r.score ?? "";
+
 /**
  * One table row per record, each a single element: the page replaces only rows that changed.
  * @param {RecordResult[]} records
@@ -115,11 +133,13 @@ function unrankedText(r, scorer) {
  */
 export function tableRowItems(records, chosenId, scorer = "tfidf", asOf = 0) {
   return records.map(
-    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}" data-cosine="${r.cosine}" data-score="${r.score}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${scorerRow(scorer).vectors ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
+    (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}"
+    data-cosine="${r.cosine}" data-score="${score(r)}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${scorerRow(scorer).vectors ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
-  <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${ageAt(r.age_hours, asOf)}</span></td>
+  <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${ageAt(r.age_hours, asOf)}
+· importance ${r.importance}</span></td>
   <td class="num lexical" data-label="${scorerRow(scorer).columns.map((id) => capitalised(COLUMNS[id].header)).join(", ")}">${scoreCells(r, scorer)}</td>
-  <td class="num" data-label="Blended score">${fixed3(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
+  <td class="num" data-label="Blended score">${scoreText(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
   <td class="outcome-cell">${badge(r.outcome)}<span class="reason">${r.reason}</span></td>
 </tr>`,
   );
@@ -137,8 +157,9 @@ function meaningData(r) {
 /**
  * @param {RecordResult[]} records  the records to chart (a page of a large store)
  * @param {Scorer} [scorer]  the policy's scorer: its relevance (cosine, or BM25 relative to the best) is the upper bar
+ * @param {number} [ceiling]  the most a score can be (scoreCeiling): the score bar's full length
  */
-export function renderChart(records, scorer = "tfidf") {
+export function renderChart(records, scorer = "tfidf", ceiling = 1) {
   const relevance = scorerRow(scorer).relevance;
   const rowHeight = 22;
   const labelWidth = 44;
@@ -149,11 +170,13 @@ export function renderChart(records, scorer = "tfidf") {
     return html`<g class="chart-row" data-outcome="${r.outcome}">
   <text x="0" y="${y + 12}" class="chart-label">${r.id}</text>
   <rect x="${labelWidth}" y="${y}" width="${(r.relevance * barWidth).toFixed(1)}" height="7" class="bar-cosine"></rect>
-  <rect x="${labelWidth}" y="${y + 8}" width="${(r.score * barWidth).toFixed(1)}" height="7" class="bar-score"></rect>
+  <rect x="${labelWidth}" y="${y + 8}" width="${(((r.score ?? 0) / (ceiling || 1)) * barWidth).toFixed(1)}" height="7"
+    class="bar-score"></rect>
 </g>`;
   });
   return html`<svg viewBox="0 0 ${labelWidth + barWidth + 8} ${height}" role="img" aria-labelledby="chart-title" class="chart" preserveAspectRatio="xMinYMin meet">
-<title id="chart-title">${relevance[0].toUpperCase() + relevance.slice(1)} (upper bar) and blended score (lower bar) for each record, from 0 to 1; the table and the breakdown list the same numbers.</title>
+<title id="chart-title">${relevance[0].toUpperCase() + relevance.slice(1)} (upper bar, from 0 to 1) and blended score
+(lower bar, from 0 to ${formatNumber(ceiling)}) for each record; the table and the breakdown list the same numbers.</title>
 <text x="${labelWidth}" y="10" class="chart-legend"><tspan class="legend-cosine">■ ${relevance}</tspan> <tspan dx="8" class="legend-score">■ blended score</tspan></text>
 ${rows}
 <line x1="${labelWidth}" x2="${labelWidth}" y1="16" y2="${height}" class="chart-axis"></line>

@@ -6,7 +6,7 @@ import { PAGE_SIZE } from "../core/page-core.js";
 import { renderBreakdown } from "./breakdown.js";
 import { renderReading } from "./reading.js";
 import { renderDiagram, renderIntro } from "./experiment.js";
-import { cardItems, renderChart, renderTableHead, tableRowItems } from "./records.js";
+import { cardItems, renderChart, renderTableHead, scoreCeiling, tableRowItems } from "./records.js";
 import { renderTimelineLanes, renderTimelineText } from "./timeline.js";
 import { renderTray } from "./tray.js";
 
@@ -28,13 +28,13 @@ export function resultViews(result, context) {
   const records = result.records.slice(context.page * PAGE_SIZE, (context.page + 1) * PAGE_SIZE);
   return [
     ["cards", () => cardItems(records, context.tenantLabels, result.policy.scorer, result.policy.as_of_hours)],
-    ["records-head", () => renderTableHead(result.policy.scorer)],
+    ["records-head", () => renderTableHead(result.policy.scorer, result.policy.blend)],
     ["diagram", () => renderDiagram(result)],
     ["records-body", () => tableRowItems(records, context.chosenId, result.policy.scorer, result.policy.as_of_hours)],
     ["tray-body", () => renderTray(result, context.tenantLabels)],
     ["timeline-lanes", () => renderTimelineLanes(result, context)],
     ["timeline-text", () => renderTimelineText(result, context)],
-    ["chart", () => renderChart(records, result.policy.scorer)],
+    ["chart", () => renderChart(records, result.policy.scorer, scoreCeiling(result))],
     ["score-breakdown", () => renderBreakdown(result, context.chosenId, context.choice)],
     ["experiment-intro", () => renderIntro(result, context.tenantLabels)],
     ["question-reading", () => renderReading(result.question)],

@@ -148,7 +148,7 @@ const at = (/** @type {number} */ n) => Number(n.toFixed(1));
 const plotted = (sweep, scorer) =>
   sweep.points.flatMap((p) => {
     const value = p.ndcg[scorer];
-    return value === null ? [] : [[at(x(p.recency_weight)), at(y(value))]];
+    return value === null ? [] : [[at(x(p.value)), at(y(value))]];
   });
 
 /**
@@ -186,7 +186,7 @@ export function sweepChart(sweep) {
     html`<line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH - RIGHT}" y2="${y(0)}" class="axis"/>`,
     html`<line x1="${LEFT}" y1="${y(0)}" x2="${LEFT}" y2="${TOP}" class="axis"/>`,
   ];
-  const weight = Number(sweep.policy.recency_weight);
+  const weight = Number(/** @type {Record<string, unknown>} */ (sweep.policy)[sweep.field]);
   const atWeight = at(x(weight));
   // The label stays inside the frame: it hangs right of the line near 0, left of it near 1.
   const anchor = weight < 0.25 ? "start" : weight > 0.75 ? "end" : "middle";
@@ -235,14 +235,14 @@ ${yTicks}${axes}${xTicks}${titles}${now}${lines}${marks}</svg>
  */
 export function sweepTable(sweep) {
   const scorers = Object.keys(sweep.points[0]?.ndcg ?? {});
-  const weight = Number(sweep.policy.recency_weight);
+  const weight = Number(/** @type {Record<string, unknown>} */ (sweep.policy)[sweep.field]);
   const rows = sweep.points.map((p) => {
-    const current = p.recency_weight === weight;
+    const current = p.value === weight;
     const cells = scorers.map((scorer) => {
       const value = p.ndcg[scorer];
       return html`<td>${value === null ? "–" : shown(value)}</td>`;
     });
-    return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.recency_weight}${current ? " (set now)" : ""}</th>${cells}</tr>`;
+    return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.value}${current ? " (set now)" : ""}</th>${cells}</tr>`;
   });
   const head = scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`);
   return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by recency weight</caption>
@@ -271,9 +271,9 @@ export function tieRuns(sweep, scorers) {
       const key = group.join(" ");
       const open = runs.find((run) => run.scorers.join(" ") === key && run.last === index - 1);
       if (open) {
-        open.to = point.recency_weight;
+        open.to = point.value;
         open.last = index;
-      } else runs.push({ scorers: group, from: point.recency_weight, to: point.recency_weight, last: index });
+      } else runs.push({ scorers: group, from: point.value, to: point.value, last: index });
     }
   });
   return runs.map(({ scorers: tied, from, to }) => ({ scorers: tied, from, to }));

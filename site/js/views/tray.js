@@ -46,6 +46,7 @@ const LEFT_OUT = {
   below_similarity: (n, p) => `${n} in scope ${n === 1 ? "is" : "are"} below the minimum similarity of ${p.min_similarity}`,
   over_budget: (n, p) => `${n} ${n === 1 ? "is" : "are"} too long for the words left of the ${p.budget_words}-word budget`,
   record_limit: (n, p) => `${n} ${n === 1 ? "is" : "are"} over the limit of ${p.max_records} record${p.max_records === 1 ? "" : "s"}`,
+  too_similar: (n, p) => `${n} ${n === 1 ? "is" : "are"} too like a record already in it (diversity λ ${p.mmr_lambda})`,
 };
 
 /**
