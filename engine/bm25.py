@@ -101,7 +101,9 @@ def score_question_bm25(
     asked = Counter(token for token in tokenize(text) if token in index.idf)
     terms = sorted(asked)
     idf = {term: lucene_idf(index.n_documents, index.document_frequency[term]) for term in terms}
-    average = math.fsum(lengths) / len(lengths) if lengths else 0.0
+    # The mean over the records in the index (those that existed at the moment asked; a
+    # record left out has length 0, which adds nothing to the sum).
+    average = math.fsum(lengths) / index.n_documents if index.n_documents else 0.0
     parts: list[tuple[BM25Part, ...]] = []
     scores: list[float] = []
     asked_terms = asked.keys()
@@ -153,17 +155,19 @@ def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[B
     either way), so a change of budget or recency divides nothing again. The answer's
     question gets the best BM25 among the policy tenant's records, that record, and the
     store's mean record length."""
-    session, policy, text = asking.session, asking.policy, asking.text
+    session, policy, text, moment = asking.session, asking.policy, asking.text, asking.moment
     k1, b = policy.bm25_k1, policy.bm25_b
+    # The statistics of the records that existed at the moment asked (every record, now).
+    at: tuple[Any, ...] = () if moment.index_key is None else (moment.index_key,)
 
     def score() -> Scoring[BM25Part]:
-        index = store_index(session)
-        lengths = session.keep("bm25 lengths", None, lambda: record_lengths(index))
+        index = store_index(session, moment)
+        lengths = session.keep("bm25 lengths", moment.index_key, lambda: record_lengths(index))
         scores = score_question_bm25(index, lengths, text, k1=k1, b=b, with_parts=ranks)
-        shares = session.keep("bm25 shares", (text, k1, b), lambda: shares_within(scores.scores, session.tenants))
+        shares = session.keep("bm25 shares", (text, k1, b, *at), lambda: shares_within(scores.scores, session.tenants))
         return _reading(session, scores, shares)
 
-    return session.keep("bm25", (text, k1, b, ranks), score)
+    return session.keep("bm25", (text, k1, b, ranks, *at), score)
 
 
 def _reading(session: Holder, scores: BM25Scores, shares: Shares) -> Scoring[BM25Part]:

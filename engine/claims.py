@@ -237,8 +237,10 @@ def check_step(step: Step, store: Store, result: Result, evaluation: Evaluation 
             continue
         count += 1
         in_measures.add(m.start(1))
-        if not _matches(m[1], rows[record]["age_hours"]):
-            false(f"{record} {m[0]}", f"{record} is {_shown(rows[record]['age_hours'], m[1])} hours old")
+        # An age counts from the moment the step asks as of (0: now).
+        age = rows[record]["age_hours"] - result["policy"]["as_of_hours"]
+        if not _matches(m[1], age):
+            false(f"{record} {m[0]}", f"{record} is {_shown(age, m[1])} hours old")
 
     for m in NUMBER.finditer(text):
         # A record whose id is a number is named, not counted: its id was checked above.
@@ -381,6 +383,7 @@ def _numbers(result: Result, evaluation: Evaluation | None, store: Store, named:
             "score",
         ):
             add(row[key], f"{rid}'s {key}")
+        add(row["age_hours"] - policy["as_of_hours"], f"{rid}'s age as of the step's as-of")
         # A normalising blend's terms (the Generative Agents view): raw, normalised, weighted.
         for term, values in zip((result["weighing"] or {"terms": []})["terms"], row["weighed"] or [], strict=False):
             for number, stage in zip(values, ("raw", "normalised", "weighted"), strict=False):

@@ -162,6 +162,27 @@ FIELDS: tuple[Field, ...] = (
         control="checkbox",
     ),
     Field(
+        "as_of_hours",
+        "number",
+        "As of",
+        "ask as the agent would have this many hours ago: a record written later did not exist yet, "
+        "and every age counts from then (0 is now; past the oldest record nothing existed yet)",
+        0,
+        unit="hours ago; 0 is now",
+        minimum=0,
+        maximum=100_000,
+    ),
+    Field(
+        "latest_by",
+        "choice",
+        "Latest by",
+        "which time makes a record of a key the latest: when it was written (the agent learnt it) or when "
+        "its fact became true in the world; by the time true, a fact not yet true at the as-of is left out",
+        "written",
+        choices=(("written", "When it was written"), ("true", "When it became true")),
+        control="select",
+    ),
+    Field(
         "scorer",
         "choice",
         "Scorer",
@@ -370,7 +391,9 @@ class Outcome:
 
 # In the order the checks run: scope first, then packing.
 OUTCOME_TABLE: tuple[Outcome, ...] = (
+    Outcome("not_written_yet", 2, "Not written yet", "◌", "muted", "as_of_hours"),
     Outcome("other_tenant", 2, "Other tenant", "⊗", "bad", "tenant"),
+    Outcome("not_true_yet", 2, "Not true yet", "◔", "muted", "latest_by"),
     Outcome("superseded", 2, "Superseded", "⇢", "muted", "latest_per_key"),
     Outcome("store_filtered", 2, "Other store", "⊘", "muted", "store"),
     Outcome("previous_session", 2, "Previous session", "↶", "muted", "previous_sessions"),

@@ -57,9 +57,10 @@ def normalise(values: list[float]) -> Term:
 
 def _terms(asking: Asking, relevance: Sequence[float], positions: list[int]) -> list[Term]:
     session, decay = asking.session, asking.policy.ga_decay
-    ages, importance = session.ages, session.importance
+    ages, importance, as_of = session.ages, session.importance, asking.policy.as_of_hours
     return [
-        normalise([decay ** ages[i] for i in positions]),
+        # Ages count from the moment asked (the policy's as-of; 0: now, the ages as they are).
+        normalise([decay ** (ages[i] - as_of) for i in positions]),
         normalise([float(importance[i]) for i in positions]),
         normalise([relevance[i] for i in positions]),
     ]

@@ -35,6 +35,8 @@ class Record:
     age_hours: float
     key: str | None
     text: str
+    # How many hours ago the fact became true in the world: its age unless the store says.
+    true_since_hours: float
     # Absent from a store file: 5, the middle of the scale (store_format.RECORD's row).
     importance: int = 5
 
@@ -71,6 +73,8 @@ class Policy:
     previous_sessions: bool
     max_age_hours: float
     latest_per_key: bool
+    as_of_hours: float
+    latest_by: str
     scorer: str
     bm25_k1: float
     bm25_b: float

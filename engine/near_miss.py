@@ -11,7 +11,7 @@ a learner can check by eye, not a stemmer.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 from .shapes import NearMiss
 
@@ -46,8 +46,10 @@ class NearMisses:
         for term in self.terms:
             self.by_stem.setdefault(stem(term), []).append(term)
 
-    def of(self, dropped: Iterable[str]) -> list[NearMiss]:
-        """Each dropped term that has near misses, in the order given, with its record terms."""
+    def of(self, dropped: Iterable[str], within: Container[str] | None = None) -> list[NearMiss]:
+        """Each dropped term that has near misses, in the order given, with its record terms
+        (only those ``within`` a smaller vocabulary when given: the records that existed at
+        an earlier moment)."""
         found: list[NearMiss] = []
         for term in dropped:
             words = set(self.by_stem.get(stem(term), ())) if len(stem(term)) >= MIN_STEM else set()
@@ -58,6 +60,8 @@ class NearMisses:
                         break
                     words.add(candidate)
             words.discard(term)
+            if within is not None:
+                words = {word for word in words if word in within}
             if words:
                 found.append({"term": term, "record_words": sorted(words, key=lambda w: (len(w), w))[:MOST_WORDS]})
         return found

@@ -1,7 +1,8 @@
 """Scope policies: which records may be considered at all, before any ranking.
 
 The checks run in a fixed order and a record's outcome is the first that applies:
-other_tenant, superseded, store_filtered, previous_session, too_old. What they keep is
+not_written_yet, other_tenant, not_true_yet, superseded, store_filtered,
+previous_session, too_old. What they keep is
 in scope; the policy scorer's own test of whether it matches a record at all
 (no_shared_terms for the lexical scorers, ``Scoring.unmatched``) comes after them, once a
 session has read the question. Each exclusion comes with a sentence that gives its numbers.
@@ -15,6 +16,7 @@ from typing import Any
 
 from .fields import FIELDS_BY_NAME
 from .model import Policy, Record, Store
+from .recent import Recent
 from .text import hours
 
 
@@ -22,6 +24,8 @@ from .text import hours
 class Exclusion:
     outcome: str
     reason: str
+    # The record that supersedes this one (a superseded record only).
+    by: str | None = None
 
 
 def newest_by_key(records: tuple[Record, ...]) -> dict[tuple[str, str], Record]:
@@ -34,6 +38,33 @@ def newest_by_key(records: tuple[Record, ...]) -> dict[tuple[str, str], Record]:
         if slot not in newest or record.age_hours < newest[slot].age_hours:
             newest[slot] = record
     return newest
+
+
+def later_by(clock: str) -> Callable[[Record], float]:
+    """A record's hours ago by the clock that makes a fact the latest: when it was written
+    (``written``) or when it became true (``true``); the fewest hours ago is the latest."""
+    if clock == "true":
+        return lambda record: record.true_since_hours
+    return lambda record: record.age_hours
+
+
+def newer_at(records: Sequence[Record], as_of: float, clock: str) -> list[Record | None]:
+    """For each record, the record of its tenant and key that is strictly later by ``clock``
+    among those that existed ``as_of`` hours ago (and, by the time true, were true by then),
+    or None. The first in store order wins a tie; two records equally late both stay."""
+    time = later_by(clock)
+    latest: dict[tuple[str, str], Record] = {}
+    for record in records:
+        if record.key is None or record.age_hours < as_of or (clock == "true" and record.true_since_hours < as_of):
+            continue
+        slot = (record.tenant, record.key)
+        if slot not in latest or time(record) < time(latest[slot]):
+            latest[slot] = record
+    found: list[Record | None] = []
+    for record in records:
+        best = None if record.key is None else latest.get((record.tenant, record.key))
+        found.append(None if best is None or time(best) >= time(record) else best)
+    return found
 
 
 class ScopeChecker:
@@ -55,6 +86,8 @@ class ScopeChecker:
             else newest[(record.tenant, record.key)]
             for record in store.records
         ]
+        # Who supersedes whom at another moment or by the other clock, for the last few asked.
+        self._newer_at: Recent[tuple[float, str], list[Record | None]] = Recent(8)
         self._made: dict[Hashable, Exclusion] = {}
         self.by_tenant: dict[str, list[int]] = {}
         for position, record in enumerate(store.records):
@@ -77,7 +110,7 @@ class ScopeChecker:
         exclusions: list[Exclusion | None] = [None] * len(self.newer)
         in_scope: list[int] = []
         for tenant, positions in self.by_tenant.items():
-            if tenant == policy.tenant:
+            if tenant == policy.tenant or policy.as_of_hours > 0:
                 for position in positions:
                     exclusion = self.check(position, policy)
                     if exclusion is None:
@@ -94,24 +127,43 @@ class ScopeChecker:
     def check(self, position: int, policy: Policy) -> Exclusion | None:
         """Why the record at ``position`` is out of scope, or None when it is in scope."""
         record = self.store.records[position]
+        as_of = policy.as_of_hours
+        # A record written after the moment asked about did not exist then: not even its
+        # tenant is known to the agent.
+        if record.age_hours < as_of:
+            return self._exclusion(("not_written_yet", record.age_hours, as_of), lambda: not_written_yet(record, as_of))
         if record.tenant != policy.tenant:
             return self._exclusion(
                 ("other_tenant", record.tenant, policy.tenant), lambda: other_tenant(record, policy, self.store)
             )
-        newer = self.newer[position]
+        clock = policy.latest_by
+        if clock == "true" and record.true_since_hours < as_of:
+            return self._exclusion(
+                ("not_true_yet", record.true_since_hours, record.age_hours, as_of), lambda: not_true_yet(record, as_of)
+            )
+        newer = self.newer[position] if as_of == 0 and clock == "written" else self.newer_at(as_of, clock)[position]
         if policy.latest_per_key and newer is not None:
             # The newer record wins even if a later filter excludes it, so a stale fact
             # never comes back.
-            return self._exclusion(("superseded", position), lambda: superseded(record, newer))
+            later = newer
+            return self._exclusion(
+                ("superseded", position, later.id, as_of, clock), lambda: superseded(record, later, as_of, clock)
+            )
         if policy.store != "all" and record.store != policy.store:
             return self._exclusion(
                 ("store_filtered", record.store, policy.store), lambda: store_filtered(record, policy)
             )
         if record.session == "previous" and not policy.previous_sessions:
             return PREVIOUS_SESSION
-        if record.age_hours > policy.max_age_hours:
-            return self._exclusion(("too_old", record.age_hours, policy.max_age_hours), lambda: too_old(record, policy))
+        if record.age_hours - as_of > policy.max_age_hours:
+            return self._exclusion(
+                ("too_old", record.age_hours, policy.max_age_hours, as_of), lambda: too_old(record, policy)
+            )
         return None
+
+    def newer_at(self, as_of: float, clock: str) -> list[Record | None]:
+        """``newer_at`` of the store's records, kept for the last few moments and clocks asked."""
+        return self._newer_at.get((as_of, clock), lambda: newer_at(self.store.records, as_of, clock))
 
 
 def other_tenant(record: Record, policy: Policy, store: Store) -> Exclusion:
@@ -122,11 +174,44 @@ def other_tenant(record: Record, policy: Policy, store: Store) -> Exclusion:
     )
 
 
-def superseded(record: Record, newer: Record) -> Exclusion:
+def not_written_yet(record: Record, as_of: float) -> Exclusion:
+    return Exclusion(
+        "not_written_yet",
+        f"Not written yet as of {hours(as_of)} ago: written {hours(record.age_hours)} ago.",
+    )
+
+
+def not_true_yet(record: Record, as_of: float) -> Exclusion:
+    return Exclusion(
+        "not_true_yet",
+        f"Not true yet as of {hours(as_of)} ago: it became true {hours(record.true_since_hours)} ago "
+        f"(written {hours(record.age_hours)} ago), and the latest is by the time a fact became true.",
+    )
+
+
+def superseded(record: Record, newer: Record, as_of: float = 0, clock: str = "written") -> Exclusion:
+    if clock == "true":
+        moment = f" as of {hours(as_of)} ago" if as_of else ""
+        return Exclusion(
+            "superseded",
+            f"Superseded by {newer.id}, a fact for key {record.key} that became true later "
+            f"(true for {hours(newer.true_since_hours - as_of)} against {hours(record.true_since_hours - as_of)}"
+            f"{moment}): the time each became true decided, not when it was written.",
+            newer.id,
+        )
+    if as_of:
+        return Exclusion(
+            "superseded",
+            f"Superseded by {newer.id}, a newer fact for key {record.key} "
+            f"({hours(newer.age_hours - as_of)} old against {hours(record.age_hours - as_of)} as of "
+            f"{hours(as_of)} ago): the time each was written decided.",
+            newer.id,
+        )
     return Exclusion(
         "superseded",
         f"Superseded by {newer.id}, a newer fact for key {record.key} "
         f"({hours(newer.age_hours)} old against {hours(record.age_hours)}).",
+        newer.id,
     )
 
 
@@ -144,10 +229,28 @@ PREVIOUS_SESSION = Exclusion(
 
 
 def too_old(record: Record, policy: Policy) -> Exclusion:
+    as_of = policy.as_of_hours
+    moment = f" as of {hours(as_of)} ago" if as_of else ""
     return Exclusion(
         "too_old",
-        f"{hours(record.age_hours)} old, past the maximum age of {hours(policy.max_age_hours)}.",
+        f"{hours(record.age_hours - as_of)} old{moment}, past the maximum age of {hours(policy.max_age_hours)}.",
     )
+
+
+def as_of_said(as_of: float, existed: int, stored: int, latest_by: str) -> str:
+    """What asking as of an earlier moment changes, with this answer's numbers (empty now)."""
+    said = ""
+    if as_of:
+        said = (
+            f"As of {hours(as_of)} ago: {existed} of {stored} records had been written; idf and BM25's "
+            f"statistics count only those {existed}, and every age (maximum age, recency 2^(-age/24), "
+            f"the table's) counts from then, age - {as_of:g}."
+        )
+    if latest_by == "true":
+        said += (" " if said else "") + (
+            "Latest by the time a fact became true (true_since_hours), not when it was written."
+        )
+    return said
 
 
 # ---------------------------------------------------------------- wider settings
@@ -163,7 +266,7 @@ def _previous_sessions(records: Sequence[Record], policy: Policy) -> dict[str, A
 
 
 def _old_enough(records: Sequence[Record], policy: Policy) -> dict[str, Any] | None:
-    oldest = max((record.age_hours for record in records), default=policy.max_age_hours)
+    oldest = max((record.age_hours - policy.as_of_hours for record in records), default=policy.max_age_hours)
     limit = FIELDS_BY_NAME["max_age_hours"].maximum
     if limit is not None and oldest > limit:
         return None

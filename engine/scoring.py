@@ -11,6 +11,7 @@ module makes one with ``read(asking, ranks, needed)`` (engine/scorers.py names t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -45,7 +46,7 @@ Weigh = Callable[[Sequence[float], Iterable[int]], list[float]]
 
 def weigh(asking: Asking) -> Weigh:
     """The seed blend (engine/scorers.py BLENDS): ``blend`` with the policy's recency weight."""
-    fresh, weight = asking.session.recency, asking.policy.recency_weight
+    fresh, weight = asking.moment.recency, asking.policy.recency_weight
     keep = 1.0 - weight
 
     def scores(relevance: Sequence[float], positions: Iterable[int]) -> list[float]:
@@ -131,16 +132,45 @@ class Holder(Protocol):
 
 
 @dataclass(frozen=True)
+class Moment:
+    """The store as the agent had it ``hours`` ago (0: now). ``written`` holds the positions
+    of the records that existed then, in store order (None: every record), ``recency`` each
+    record's recency with its age counted from then, and ``index_key`` names the records
+    that existed (the youngest one's age; None when every record did): two moments with
+    the same records share one index of the store."""
+
+    hours: float
+    written: tuple[int, ...] | None
+    recency: Sequence[float]
+    index_key: float | None
+
+
+def moment(ages: Sequence[float], hours: float, now: Sequence[float]) -> Moment:
+    """The moment ``hours`` ago of a store whose records are ``ages`` hours old (``now``:
+    their recency now, which a moment with every record existing keeps, the same floats)."""
+    if hours == 0 or all(age >= hours for age in ages):
+        fresh = now if hours == 0 else [recency(age - hours) for age in ages]
+        return Moment(hours, None, fresh, None)
+    written = tuple(position for position, age in enumerate(ages) if age >= hours)
+    youngest = min((ages[position] for position in written), default=math.inf)
+    # A record not yet written has no recency then; 0, as if infinitely far in the future.
+    fresh = [recency(age - hours) if age >= hours else 0.0 for age in ages]
+    return Moment(hours, written, fresh, youngest)
+
+
+@dataclass(frozen=True)
 class Asking:
     """One policy's question to a session, as every scorer reads it: the question's text, the
-    key of what the per-record parts depend on (``Session._terms_key``), and the records in
-    scope (past the scope filters, before any scorer's test)."""
+    key of what the per-record parts depend on (``Session._terms_key``), the records in
+    scope (past the scope filters, before any scorer's test), and the moment asked about
+    (the policy's as-of: the records that existed then, and recency counted from then)."""
 
     session: Holder
     policy: Policy
     text: str
     terms_key: str
     in_scope: list[int]
+    moment: Moment
 
 
 def unmatched_at_zero(scores: Sequence[float], exclusion: Exclusion) -> Callable[[int], Exclusion | None]:

@@ -24,15 +24,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .errors import InputError, error_result, internal_error
-from .fields import OTHER_SCORER, OUTCOME_STAGE, OUTCOME_TABLE
+from .fields import DEFAULT_POLICY, OTHER_SCORER, OUTCOME_STAGE, OUTCOME_TABLE
 from .model import Policy, Store
 from .pack import Candidate, Packed, rank
 from .parse import parse_policy
 from .reading import negated_first_claims, negation_word_claims, negations_in, word_claims
 from .recent import Recent
-from .scope import Exclusion, ScopeChecker
-from .scorers import READ_FOR, SCORERS, SCORERS_BY_ID, blend_for, packing_for
+from .scope import Exclusion, ScopeChecker, as_of_said
+from .scorers import READ_FOR, SCOPE_FIELDS, SCORERS, SCORERS_BY_ID, blend_for, packing_for
 from .scoring import AnyScoring, Asking, First, Weigh, recency
+from .scoring import moment as at_moment
 from .shapes import (
     ANSWER_COLUMNS,
     OPENED,
@@ -115,10 +116,10 @@ class Session:
         self.ids = [record.id for record in store.records]
         self.positions = {rid: position for position, rid in enumerate(self.ids)}
         self.words = [word_count(record.text) for record in store.records]
-        self.recency = [recency(record.age_hours) for record in store.records]
+        self.ages = [record.age_hours for record in store.records]
+        self.recency = [recency(age) for age in self.ages]
         self.tenants = [record.tenant for record in store.records]
         self.importance = [record.importance for record in store.records]
-        self.ages = [record.age_hours for record in store.records]
         self._kept: dict[str, Recent[Hashable, Any]] = {}
         self._embedding = embedding
         self._vectors_source = vectors
@@ -219,17 +220,27 @@ class Session:
         """The text of the question in force: the learner's own when given, else the chosen one's."""
         return policy.question_text or self.store.question(policy.question).text
 
-    def _terms_key(self, policy: Policy, text: str) -> str:
+    def _terms_key(self, policy: Policy, text: str, index_key: float | None = None) -> str:
         """What the per-term parts depend on: the store, the question's ``text``, and the
         settings the scorer table names (``Scorer.parts_depend_on``: BM25's k1 and b, the
         embedding's scope, every setting of the two rankings hybrid fuses). The separator
         after such a key's store name is a control character, which no store name holds,
-        so the kinds of key never meet."""
+        so the kinds of key never meet. Asked as of an earlier moment, or by the time facts
+        became true, the parts depend on that too: a scorer whose parts depend on the scope
+        on the moment and the clock themselves, the others on the records the index held
+        then (``index_key``: two moments with the same records share their parts). The
+        store's name then carries them after another control character."""
+        name = self.name
         depends = SCORERS_BY_ID[policy.scorer].parts_depend_on
+        if set(depends) & set(SCOPE_FIELDS):
+            if policy.as_of_hours != 0 or policy.latest_by != DEFAULT_POLICY["latest_by"]:
+                name = f"{name}\x1e{json.dumps([policy.as_of_hours, policy.latest_by])}"
+        elif index_key is not None:
+            name = f"{name}\x1e{json.dumps(index_key)}"
         if not depends:
-            return f"{self.name}:{text}"
-        settings = [getattr(policy, name) for name in depends]
-        return f"{self.name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
+            return f"{name}:{text}"
+        settings = [getattr(policy, field) for field in depends]
+        return f"{name}\x1f{policy.scorer}:{json.dumps(settings)}:{text}"
 
     def _decide(self, policy: Policy) -> _Decisions:
         """What a policy decides for every record: check scope once, read the question under
@@ -237,8 +248,10 @@ class Session:
         records in scope that the policy's scorer matches, rank them under each scorer,
         pack the policy scorer's ranking, and see what the tray holds."""
         exclusions, in_scope = self.scope.check_all(policy)
+        superseded_by = [None if exclusion is None else exclusion.by for exclusion in exclusions]
         text = self._asked(policy)
-        asking = Asking(self, policy, text, self._terms_key(policy, text), in_scope)
+        moment = self.keep("moment", policy.as_of_hours, lambda: at_moment(self.ages, policy.as_of_hours, self.recency))
+        asking = Asking(self, policy, text, self._terms_key(policy, text, moment.index_key), in_scope, moment)
         scorings: dict[str, AnyScoring] = {}
         for row in READ_FOR[policy.scorer]:
             needed = tuple(scorings[name] for name in row.needs)
@@ -283,10 +296,12 @@ class Session:
         columns: dict[str, Any] = {
             **scores,
             "relevance": scoring.relevance,
+            "recency": moment.recency,
             "score": score,
             "weighed": [each.get(i) for i in range(size)] if each else [None] * size,
             "outcome": outcome,
             "reason": reason,
+            "superseded_by": superseded_by,
             "rank": ranks[policy.scorer],
             "other_rank": ranks[OTHER_SCORER[policy.scorer]],
             "ranks": ranks,
@@ -361,6 +376,20 @@ class Session:
         if first is not None:
             held = term_counts(self.store.records[first.position].text)
             claims += negated_first_claims(negations, text, policy.scorer, first.id, held)
+        existed = len(d.asking.moment.written) if d.asking.moment.written is not None else len(self.ids)
+        said = as_of_said(policy.as_of_hours, existed, len(self.ids), policy.latest_by)
+        if said:
+            # When the question is asked from, and by which clock a fact is the latest.
+            claims.append(
+                {
+                    "kind": "as_of",
+                    "scorer": policy.scorer,
+                    "items": [],
+                    "text": said,
+                    "record": None,
+                    "values": [policy.as_of_hours, existed, len(self.ids)],
+                }
+            )
         return claims
 
     def _summary(self, policy: Policy, d: _Decisions) -> Summary:

@@ -231,7 +231,8 @@ class RecordResult(TypedDict):
     1)``), ``stage`` the stage (2, 3 or 4) that decides the outcome, ``rank`` its place
     under the policy's scorer and ``other_rank`` under the other one (None when out of
     scope); ``ranks`` gives the record's place among the candidates under each scorer the
-    answer computed (None where that scorer does not match it). ``terms`` are the policy
+    answer computed (None where that scorer does not match it). ``superseded_by`` names the
+    record that supersedes a superseded one (None for any other). ``terms`` are the policy
     scorer's parts. ``score`` is None for a record that does not reach ranking under a blend
     that normalises over those that do; ``weighed`` gives, under such a blend, each of its
     terms (``Summary.weighing``) as [raw, normalised, weighted] for a record that reaches
@@ -251,12 +252,13 @@ class RecordResult(TypedDict):
     similarity: float | None
     rrf: float | None
     relevance: float
-    recency: Annotated[float, OPENED]
+    recency: float
     score: float | None
     weighed: list[list[float]] | None
     outcome: str
     stage: Annotated[int, OUTCOME]
     reason: str
+    superseded_by: str | None
     rank: int | None
     other_rank: int | None
     ranks: dict[str, int | None]
@@ -276,8 +278,8 @@ class Answer(Head, Summary):
     then one column per key of ``RecordResult`` not marked (``ANSWER_COLUMNS``: ``cosine``
     to ``ranks``, ``ranks`` as one column per scorer computed), then the summary and
     ``terms_key``, what the per-term parts depend on. It leaves out what the page holds
-    already: the records' own fields (the store it opened), their word counts and recency
-    (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+    already: the records' own fields (the store it opened), their word counts (the open
+    reply; each record's recency is a column, since it counts from the policy's as-of), each outcome's stage (the outcome table); the per-term parts travel
     apart, and not at all when the page says it holds those of ``terms_key``."""
 
     ids: list[str]
@@ -396,7 +398,7 @@ class VectorsLoaded(TypedDict):
 
 
 class Opened(TypedDict):
-    """The reply to opening a store: its size, and each record's word count, importance and recency."""
+    """The reply to opening a store: its size, and each record's word count, importance and recency now."""
 
     records: int
     words: list[int]

@@ -93,6 +93,15 @@ RECORD: tuple[FormatField, ...] = (
         minimum=1,
         maximum=10,
     ),
+    FormatField(
+        "true_since_hours",
+        "hours",
+        "True since (hours)",
+        "how many hours ago the fact it states became true in the world; may differ from when it was written",
+        required=False,
+        default_from="age_hours",
+        minimum=0,
+    ),
 )
 
 QUESTION: tuple[FormatField, ...] = (

@@ -33,7 +33,7 @@ from typing import Any
 from .model import Policy
 from .near_miss import NearMisses
 from .scope import Exclusion
-from .scoring import AnyScoring, Asking, Holder, Scoring, unmatched_at_zero
+from .scoring import AnyScoring, Asking, Holder, Moment, Scoring, unmatched_at_zero
 from .shapes import TermPart
 from .text import term_counts, tokenize
 
@@ -92,14 +92,23 @@ def _vector(counts: dict[str, int], idf: dict[str, float], log: Any = math.log) 
     return Vector(counts, length)
 
 
-def build_index(texts: tuple[str, ...]) -> Index:
-    """Fit the vocabulary and idf on every record text."""
-    token_counts = [term_counts(text) for text in texts]
+def build_index(
+    texts: tuple[str, ...], counted: tuple[int, ...] | None = None, counts: Sequence[dict[str, int]] | None = None
+) -> Index:
+    """Fit the vocabulary and idf on every record text, or only on the texts at the positions
+    ``counted`` (the records that existed at an earlier moment): the others are left out of
+    the index as if they were not there, each an empty vector, sharing no term with any question.
+    ``counts`` are the texts' term counts when known already (another index of the same texts)."""
+    token_counts: list[dict[str, int]] = list(counts) if counts is not None else [term_counts(t) for t in texts]
+    fitted = token_counts if counted is None else [token_counts[position] for position in counted]
     # Iterating a record's counts yields each of its terms once: their tally is the df.
-    document_frequency = Counter(chain.from_iterable(token_counts))
-    n = len(texts)
+    document_frequency = Counter(chain.from_iterable(fitted))
+    n = len(fitted)
     frequencies = dict(sorted(document_frequency.items()))
     idf = {term: smoothed_idf(n, df) for term, df in frequencies.items()}
+    if counted is not None:
+        kept = set(counted)
+        token_counts = [held if position in kept else {} for position, held in enumerate(token_counts)]
     return Index(n, frequencies, idf, tuple(_vector(counts, idf) for counts in token_counts))
 
 
@@ -191,9 +200,18 @@ NO_SHARED_TERMS = Exclusion(
 )
 
 
-def store_index(session: Holder) -> Index:
-    """The store's index, built once per session (BM25 reads it too)."""
-    return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
+def store_index(session: Holder, moment: Moment | None = None) -> Index:
+    """The store's index as the agent had it at ``moment`` (now when None: every record),
+    built once per session and set of records that existed (BM25 reads it too)."""
+    if moment is None or moment.index_key is None:
+        return session.keep("tfidf index", None, lambda: build_index(tuple(session.texts)))
+    # The texts' term counts are the same at every moment: read from the index of now.
+    now = store_index(session)
+    return session.keep(
+        "tfidf index",
+        moment.index_key,
+        lambda: build_index(tuple(session.texts), moment.written, [document.counts for document in now.documents]),
+    )
 
 
 def _near_misses(session: Holder) -> NearMisses:
@@ -203,19 +221,28 @@ def _near_misses(session: Holder) -> NearMisses:
 
 def read(asking: Asking, ranks: bool, needed: Sequence[AnyScoring]) -> Scoring[TermPart]:
     """TF-IDF's reading (engine/scorers.py): the cosine is the relevance, and a record sharing
-    no term (cosine 0) is not matched; the reading is kept by the question's text. The
-    answer's question gets its terms, those in no record, and their near misses."""
-    session, text = asking.session, asking.text
-    return session.keep("tfidf", text, lambda: _reading(session, score_question(store_index(session), text)))
+    no term (cosine 0) is not matched; the reading is kept by the question's text and the
+    records that existed at the moment asked. The answer's question gets its terms, those
+    in no record, and their near misses."""
+    session, text, moment = asking.session, asking.text, asking.moment
+    key = text if moment.index_key is None else (text, moment.index_key)
+    return session.keep(
+        "tfidf", key, lambda: _reading(session, score_question(store_index(session, moment), text), moment)
+    )
 
 
-def _reading(session: Holder, scores: QuestionScores) -> Scoring[TermPart]:
+def _reading(session: Holder, scores: QuestionScores, moment: Moment) -> Scoring[TermPart]:
     def question(policy: Policy) -> dict[str, Any]:
         dropped = scores.dropped
         return {
             "terms": list(scores.terms),
             "dropped_terms": list(dropped),
-            "near_misses": _near_misses(session).of(dropped) if dropped else [],
+            # At an earlier moment, only the words of the records that existed then.
+            "near_misses": _near_misses(session).of(
+                dropped, None if moment.index_key is None else store_index(session, moment).document_frequency
+            )
+            if dropped
+            else [],
         }
 
     unmatched = unmatched_at_zero(scores.cosines, NO_SHARED_TERMS)

@@ -13,9 +13,16 @@ from harness.results import result_of
 FIXTURES = ROOT / "fixtures"
 GOLDEN_FILES = sorted((FIXTURES / "golden").glob("*.json"))
 SUPPORT_STORE = FIXTURES / "support-store.json"
+# The store whose lessons need time: facts replaced, a late-filed note, an announcement.
+TIMELINE_STORE = FIXTURES / "timeline-store.json"
 AGENT_STORE = FIXTURES / "agent-memory-store.json"
 # Every fixture store with guides, by the name tests give it: each guide is walked in a browser.
-GUIDED_STORES: dict[str, Path] = {"default": FIXTURES / "store.json", "support": SUPPORT_STORE, "agent": AGENT_STORE}
+GUIDED_STORES: dict[str, Path] = {
+    "default": FIXTURES / "store.json",
+    "support": SUPPORT_STORE,
+    "agent": AGENT_STORE,
+    "timeline": TIMELINE_STORE,
+}
 
 
 def load_json(path: Path) -> Any:

@@ -64,10 +64,12 @@ SMALL_STORE_SPANS: dict[str, float] = {
     "budget_words": 80,
     "max_records": 6,
     "min_similarity": 0.7,
+    # Past the oldest record (500 hours in generated stores) no record existed yet.
+    "as_of_hours": 600,
 }
 # The record key a number field is compared with: its values there are drawn half the
 # time, since an inclusive limit is decided only where the two are equal.
-RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours"}
+RECORD_EDGES: dict[str, str] = {"max_age_hours": "age_hours", "as_of_hours": "age_hours"}
 # Fields whose default turns something off (λ = 1: no diversity packing): it is drawn half the
 # time, so generated policies exercise both sides.
 OFF_AT_DEFAULT: tuple[str, ...] = ("mmr_lambda",)
@@ -146,18 +148,63 @@ def draw(values: Values, rng: random.Random, *, on_steps: bool) -> Any:
     return rng.uniform(values.low, values.high)
 
 
-def policies(store: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """Valid policies for ``store``, every field of engine.fields.FIELDS drawn."""
-    return st.fixed_dictionaries({field.name: strategy(values_of(field, store)) for field in FIELDS})
+# The fields that move the moment a question is asked from (and the clock that says which
+# fact is the latest). The seed's invariants speak of now: policies are drawn at their
+# defaults unless drawn ``over_time``.
+TIME_FIELDS: tuple[str, ...] = ("as_of_hours", "latest_by")
 
 
-def random_policy(store: dict[str, Any], rng: random.Random, *, on_steps: bool = False) -> dict[str, Any]:
+def _now(field: Field, over_time: bool) -> bool:
+    """Whether ``field`` keeps its default (now, by the time written) in a policy drawn."""
+    return not over_time and field.name in TIME_FIELDS
+
+
+def policies(store: dict[str, Any], *, over_time: bool = False) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid policies for ``store``, every field of engine.fields.FIELDS drawn (``over_time``:
+    the time fields too; else they keep their defaults: now, by the time written)."""
+    return st.fixed_dictionaries(
+        {
+            field.name: st.just(field.default) if _now(field, over_time) else strategy(values_of(field, store))
+            for field in FIELDS
+        }
+    )
+
+
+def random_policy(
+    store: dict[str, Any], rng: random.Random, *, on_steps: bool = False, over_time: bool = False
+) -> dict[str, Any]:
     """A valid policy for ``store``, every field of engine.fields.FIELDS drawn with ``rng`` (so
-    a seed repeats it); with ``on_steps``, one a learner can set through the page's controls."""
-    return {field.name: draw(values_of(field, store), rng, on_steps=on_steps) for field in FIELDS}
+    a seed repeats it); with ``on_steps``, one a learner can set through the page's controls;
+    ``over_time`` as for ``policies``."""
+    return {
+        field.name: field.default if _now(field, over_time) else draw(values_of(field, store), rng, on_steps=on_steps)
+        for field in FIELDS
+    }
 
 
 POLICIES = policies(BASE_STORE)
+POLICIES_OVER_TIME = policies(BASE_STORE, over_time=True)
+
+# A record's text: a few of the default store's words (and a stop word).
+RECORD_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "deployment",
+            "region",
+            "timeout",
+            "checkout",
+            "roll",
+            "release",
+            "incident",
+            "on-call",
+            "payment",
+            "the",
+            "Mumbai",
+        ]
+    ),
+    min_size=1,
+    max_size=15,
+).map(" ".join)
 
 RECORD = st.fixed_dictionaries(
     {
@@ -166,25 +213,7 @@ RECORD = st.fixed_dictionaries(
         "session": st.sampled_from(list(SESSIONS)),
         "age_hours": st.integers(0, 500) | st.floats(0, 500),
         "key": st.sampled_from([None, "k1", "k2"]),
-        "text": st.lists(
-            st.sampled_from(
-                [
-                    "deployment",
-                    "region",
-                    "timeout",
-                    "checkout",
-                    "roll",
-                    "release",
-                    "incident",
-                    "on-call",
-                    "payment",
-                    "the",
-                    "Mumbai",
-                ]
-            ),
-            min_size=1,
-            max_size=15,
-        ).map(" ".join),
+        "text": RECORD_TEXT,
     },
     # How much it matters, 1 to 10, or left out (5).
     optional={"importance": st.integers(1, 10)},
@@ -212,6 +241,24 @@ def near_copies(records: list[dict[str, Any]]) -> st.SearchStrategy[list[dict[st
 
 # Records with importance and near-copies among them.
 RECORDS_WITH_COPIES = st.lists(RECORD, min_size=1, max_size=10).flatmap(near_copies)
+
+
+# Records over time: ages and times-true drawn from a few values, so that ties in time (two
+# records written, or true, at the same hour; an as-of on a record's very hour) are common;
+# few keys, so that facts replace each other; each record true since its age, or since
+# another hour (a late-filed note about an old state, or one announcing a later change).
+HOURS_OVER_TIME = st.sampled_from([0, 1, 12, 24, 30, 96, 120, 300]) | st.integers(0, 500)
+RECORD_OVER_TIME = st.fixed_dictionaries(
+    {
+        "tenant": st.sampled_from([tenant["id"] for tenant in BASE_STORE["tenants"]]),
+        "store": st.sampled_from(list(STORE_KINDS)),
+        "session": st.sampled_from(list(SESSIONS)),
+        "age_hours": HOURS_OVER_TIME,
+        "key": st.sampled_from([None, "k1", "k1", "k2"]),
+        "text": RECORD_TEXT,
+    },
+    optional={"true_since_hours": HOURS_OVER_TIME},
+)
 
 
 def random_store(base: dict[str, Any], records: list[dict[str, Any]]) -> dict[str, Any]:

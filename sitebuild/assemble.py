@@ -270,6 +270,7 @@ def render_page(
         },
         stages=fragments["stages"],
         page_size=fragments["pageSize"],
+        timeline_span=fragments["timelineSpan"],
         boot_json=script_json(boot),
         runtime_json=script_json(runtime),
         early_modules=description["early"],

@@ -35,7 +35,10 @@ from harness.fixtures import FIXTURES, load_json
 from harness.generate import random_policy
 from harness.results import result_of
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "agent-memory-store.json")}
+STORES = {
+    name: load_json(FIXTURES / name)
+    for name in ("store.json", "support-store.json", "agent-memory-store.json", "timeline-store.json")
+}
 # Words an own question is drawn from besides the store's: stop words, one-letter words,
 # words in no record, near misses of record words, punctuation.
 EXTRA_WORDS = ["where", "do", "our", "I", "a", "servers", "live", "deploy", "fail", "checkouts", "?", ":", "zyxwv"]
@@ -63,7 +66,7 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
     made = []
     for name, store in STORES.items():
         for i in range(CASES_PER_STORE):
-            policy = random_policy(store, rng) | {"scorer": SCORER_IDS[i % len(SCORER_IDS)]}
+            policy = random_policy(store, rng, over_time=True) | {"scorer": SCORER_IDS[i % len(SCORER_IDS)]}
             policy["question_text"] = own_question(store, rng) if i % 2 else ""
             made.append((name, policy))
     return made
@@ -78,10 +81,30 @@ def answer(index: int) -> Result:
     return result_of({"store": STORES[name], "policy": policy})
 
 
-def vocabulary(store: dict[str, Any]) -> set[str]:
+def vocabulary(store: dict[str, Any], as_of: float = 0) -> set[str]:
+    """The words of the records that existed ``as_of`` hours ago (every record, now)."""
     return {
-        token for record in store["records"] for token in word_tokens(record["text"]) if token not in engine.STOP_WORDS
+        token
+        for record in store["records"]
+        if record["age_hours"] >= as_of
+        for token in word_tokens(record["text"])
+        if token not in engine.STOP_WORDS
     }
+
+
+def check_as_of(claim: Any, result: Result, store: dict[str, Any]) -> None:
+    """The as-of sentence: the hour, how many of the store's records were written by then
+    (counted here from their ages), the age it counts from, and the clock that decides."""
+    policy = result["policy"]
+    as_of, text = policy["as_of_hours"], claim["text"]
+    written = sum(1 for record in store["records"] if record["age_hours"] >= as_of)
+    total = len(store["records"])
+    if as_of:
+        assert text.startswith(f"As of {as_of:g} hour{'' if as_of == 1 else 's'} ago: {written} of {total} records")
+        assert f"only those {written}," in text and f"age - {as_of:g}" in text
+    else:
+        assert not text.startswith("As of")
+    assert ("became true" in text) == (policy["latest_by"] == "true")
 
 
 def check_reading(result: Result, store: dict[str, Any]) -> None:
@@ -89,12 +112,14 @@ def check_reading(result: Result, store: dict[str, Any]) -> None:
     q = result["question"]
     scorer = SCORERS_BY_ID[result["policy"]["scorer"]]
     tokens = word_tokens(q["text"])
-    known = vocabulary(store)
+    known = vocabulary(store, result["policy"]["as_of_hours"])
     terms = list(dict.fromkeys(t for t in tokens if t not in engine.STOP_WORDS))
     by_kind = {claim["kind"]: claim for claim in q["reading"]}
     for claim in q["reading"]:
         # Each claim is about a scorer in force, and its sentence names it and every item.
-        if claim["kind"] == "negated_first":
+        if claim["kind"] == "as_of":
+            check_as_of(claim, result, store)
+        elif claim["kind"] == "negated_first":
             assert claim["scorer"] == scorer.id and claim["text"].startswith(f"{claim['record']} ranks first")
         elif claim["kind"] in ("pieces", "unknown_pieces", "piece_parts") or claim["scorer"] == "embedding":
             assert scorer.pieces and claim["scorer"] == "embedding"
@@ -177,7 +202,7 @@ def check_negation(result: Result, store: dict[str, Any]) -> None:
     if lexical is not None:
         assert lexical["items"] == list(dict.fromkeys(word for word, *_ in found))
         said = lexical["text"].split(": it ", 1)[1].split("; it ")
-        known = vocabulary(store)
+        known = vocabulary(store, result["policy"]["as_of_hours"])
         matched = False
         for word, *_ in found:
             for token in [*word_tokens(word), *re.findall(r"\b\w\b", word)]:

@@ -87,6 +87,8 @@ def test_json_output_equals_the_engine_result() -> None:
         "previous_sessions": True,
         "max_age_hours": 500,
         "latest_per_key": False,
+        "as_of_hours": 0,
+        "latest_by": "written",
         "scorer": "tfidf",
         "bm25_k1": 1.2,
         "bm25_b": 0.75,

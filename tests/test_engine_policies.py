@@ -32,6 +32,8 @@ def test_default_policy_is_the_seed_starting_point(store: dict[str, Any]) -> Non
         "previous_sessions": False,
         "max_age_hours": 168,
         "latest_per_key": True,
+        "as_of_hours": 0,
+        "latest_by": "written",
         "scorer": "tfidf",
         "bm25_k1": 1.2,
         "bm25_b": 0.75,

@@ -64,7 +64,9 @@ def test_every_field_is_a_command_line_flag_with_its_help() -> None:
 
 def test_outcome_table_orders_the_checks_and_names_their_stages() -> None:
     assert engine.OUTCOMES == (
+        "not_written_yet",
         "other_tenant",
+        "not_true_yet",
         "superseded",
         "store_filtered",
         "previous_session",

@@ -18,7 +18,7 @@ def test_a_random_policy_draws_every_field_and_is_valid() -> None:
     """Each field of the table is in every policy drawn, the engine takes each as it is,
     and over a hundred draws every field takes more than one value."""
     rng = random.Random(43)
-    drawn = [random_policy(BASE_STORE, rng) for _ in range(100)]
+    drawn = [random_policy(BASE_STORE, rng, over_time=True) for _ in range(100)]
     for policy in drawn:
         assert list(policy) == list(POLICY_FIELDS)
         assert result_of({"store": BASE_STORE, "policy": policy})["policy"] == policy

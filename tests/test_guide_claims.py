@@ -31,7 +31,10 @@ from harness.results import result_of
 from sitebuild.files import BuildError
 from sitebuild.store import load_store
 
-STORES = {name: load_json(FIXTURES / name) for name in ("store.json", "support-store.json", "agent-memory-store.json")}
+STORES = {
+    name: load_json(FIXTURES / name)
+    for name in ("store.json", "support-store.json", "agent-memory-store.json", "timeline-store.json")
+}
 # A numeral as the check reads one; "(\d+) of (\d+)" a count of a total.
 NUMERAL = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 PAIR = re.compile(r"(?<![\w.])(\d+) of (\d+)(?!\w|\.\d)")

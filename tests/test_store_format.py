@@ -18,7 +18,12 @@ from harness.results import error_of, result_of
 
 SCHEMA_PATH = FIXTURES / "store.schema.json"
 README_PATH = FIXTURES / "README.md"
-STORE_FILES = [FIXTURES / "store.json", FIXTURES / "support-store.json", FIXTURES / "agent-memory-store.json"]
+STORE_FILES = [
+    FIXTURES / "store.json",
+    FIXTURES / "support-store.json",
+    FIXTURES / "agent-memory-store.json",
+    FIXTURES / "timeline-store.json",
+]
 GOLDEN_SUPPORT_FILES = sorted((FIXTURES / "golden-support").glob("*.json"))
 
 

@@ -24,6 +24,7 @@ import * as results from "./panels/results.js";
 import * as scoreboard from "./panels/scoreboard.js";
 import * as sharing from "./panels/sharing.js";
 import * as storeOpening from "./panels/store-opening.js";
+import * as timeline from "./panels/timeline.js";
 import { Player } from "./views/player.js";
 import { stageExplanation } from "./views/experiment.js";
 import { createPlaced } from "./views/view.js";
@@ -34,7 +35,7 @@ import { createPlaced } from "./views/view.js";
 // and the LMS reporter exists before any guided step can reach stage 4.
 const PANELS = [
   controls, results, enginePanel, prediction, baseline, notebook, lms, playback, fullscreen, sharing, storeOpening, guides, scoreboard,
-  editor, packaging,
+  editor, packaging, timeline,
 ];
 
 /** Read the boot data, the address and what this browser kept: the page's first state. */

@@ -108,6 +108,19 @@ def agent_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def timeline_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A site built around the timeline store (fixtures/timeline-store.json)."""
+    import build
+    from harness.fixtures import TIMELINE_STORE
+
+    out = tmp_path_factory.mktemp("timeline") / "dist"
+    build.build(out=out, store_path=TIMELINE_STORE, quiet=True)
+    server = StaticServer(out)
+    yield server.url
+    server.close()
+
+
+@pytest.fixture(scope="session")
 def support_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A course site built around the support store with `build.py --store`."""
     import build

@@ -23,7 +23,7 @@ SCREENSHOTS = ROOT / "test-output" / "screenshots" / "guides"
 SIZES = {"phone-375": (375, 667), "desktop-1280": (1280, 800)}
 STORES: dict[str, dict[str, Any]] = {name: load_json(path) for name, path in GUIDED_STORES.items()}
 # The site each store's guides are walked on (tests/browser/conftest.py builds one per store).
-SITES = {"default": "site_url", "support": "support_site", "agent": "agent_site"}
+SITES = {"default": "site_url", "support": "support_site", "agent": "agent_site", "timeline": "timeline_site"}
 # A number as a learner reads it in a sentence: not part of a record id like M10.
 # The most of a phone's height the bar may cover, its "Look for" unfolded.
 MAX_BAR_SHARE = 1 / 3

@@ -79,7 +79,7 @@ test("an answer from another store than the page's is reported, not merged", () 
   const column = (/** @type {any[]} */ values) => values;
   const slim = /** @type {any} */ ({
     ids: ["M1", "M2"], cosine: column([0, 0]), bm25: column([0, 0]), similarity: column([null, null]), rrf: column([null, null]),
-    relevance: column([0, 0]), score: column([0, 0]), weighed: column([null, null]), outcome: ["selected", "selected"], reason: ["", ""], rank: [1, 2], other_rank: [1, 2],
+    relevance: column([0, 0]), recency: column([1, 1]), score: column([0, 0]), weighed: column([null, null]), outcome: ["selected", "selected"], reason: ["", ""], superseded_by: [null, null], rank: [1, 2], other_rank: [1, 2],
     ranks: { tfidf: [1, 2], bm25: [1, 2] },
   });
   const store = { records: [{ id: "M1" }, { id: "X2" }], words: [3, 4], importance: [5, 5], recency: [1, 1] };

@@ -188,3 +188,17 @@ test("performers: an effect asked for before its panel is set up waits, with eve
   assert.throws(() => performers.perform({ type: "register-offline" }), /No panel performs the effect register-offline/);
   assert.throws(() => performers.add({ pending: () => {} }), /Two panels perform the effect pending/);
 });
+
+test("a followed change (the as-of line dragged) asks at once and its answer shows without replaying the inspection", () => {
+  const page = readyPage();
+  const asOf = { ...budget(40), as_of_hours: 100 };
+  const moved = update(page, { type: "controls-changed", policy: asOf, at: 100, follow: true });
+  assert.equal(ofType(moved.effects, "request").length, 1);
+  assert.deepEqual(ofType(moved.effects, "typing-timer"), [], "no pause awaited");
+  const shown = update(moved.state, { type: "answer", seq: moved.state.requests.sequence, answer: resultFor(asOf), askedAt: 101 });
+  assert.ok(!shown.effects.some((e) => e.type === "restart-inspection"), "nothing replays");
+  // The same change by hand replays once its answer is shown.
+  const byHand = update(page, { type: "controls-changed", policy: asOf, at: 100 });
+  const replayed = update(byHand.state, { type: "answer", seq: byHand.state.requests.sequence, answer: resultFor(asOf), askedAt: 101 });
+  assert.ok(replayed.effects.some((e) => e.type === "restart-inspection"));
+});

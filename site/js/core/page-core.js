@@ -6,7 +6,7 @@
 
 import { ON_GUIDED, applyPolicy, finalStage, forgetPrediction, initialGuided, leaveStep } from "./guided.js";
 import { ON_NOTES } from "./notebook-core.js";
-import { ON_REQUESTS, answerShown, catchUpAddress, holdInspection, initialRequests, pend, refuse, typed, unanswered } from "./requests.js";
+import { ON_REQUESTS, answerShown, catchUpAddress, followed, holdInspection, initialRequests, pend, refuse, typed, unanswered } from "./requests.js";
 import { SHARE_PARAMS, readShareOptions, shareParams } from "./share.js";
 import { defaultPolicy, policyFields, readQuery, samePolicy, writeQuery } from "./state.js";
 
@@ -41,7 +41,7 @@ export const PAGE_SIZE = 50;
 /**
  * The events the page core decides itself, each spanning slices.
  * @typedef {{type: "start", notices: string[]}
- *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean}
+ *   | {type: "controls-changed", policy: Policy, at: number, typing?: boolean, follow?: boolean}
  *   | {type: "answer", seq: number, answer: any, askedAt: number}
  *   | {type: "request-failed", seq: number, reason: string}
  *   | {type: "store-switched", store: any, custom: boolean, opened: boolean, at: number, edited?: boolean}
@@ -246,9 +246,10 @@ const ON_PAGE = {
     effects.push({ type: "open-store" });
     return next;
   },
-  "controls-changed": (state, { policy, at, typing }, effects) => {
+  "controls-changed": (state, { policy, at, typing, follow }, effects) => {
     if (samePolicy(policy, state.policy, state.fields)) return state;
     const next = applyPolicy(leaveStep(state), policy, at, effects);
+    if (follow) return followed(next);
     return typing ? typed(next, effects) : holdInspection(next, effects);
   },
   answer: (state, event, effects) => (event.seq === state.requests.sequence ? catchUpAddress(answer(state, event, effects), event.seq, effects) : state),

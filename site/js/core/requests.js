@@ -169,6 +169,11 @@ export function typed(state, effects) {
   return withRequests(state, { afterAnswer: NOTHING, typing: seq });
 }
 
+/** A change the views follow as it goes (the as-of line dragged): its answer shows at once, at the stage shown; nothing replays. @param {State} state */
+export function followed(state) {
+  return withRequests(state, { afterAnswer: NOTHING, typing: null });
+}
+
 /**
  * Typing has paused or been committed: the inspection replays once, now if the last
  * keystroke's result is shown already, else as soon as it is.

@@ -208,7 +208,8 @@
  * 1)`), `stage` the stage (2, 3 or 4) that decides the outcome, `rank` its place
  * under the policy's scorer and `other_rank` under the other one (None when out of
  * scope); `ranks` gives the record's place among the candidates under each scorer the
- * answer computed (None where that scorer does not match it). `terms` are the policy
+ * answer computed (None where that scorer does not match it). `superseded_by` names the
+ * record that supersedes a superseded one (None for any other). `terms` are the policy
  * scorer's parts. `score` is None for a record that does not reach ranking under a blend
  * that normalises over those that do; `weighed` gives, under such a blend, each of its
  * terms (`Summary.weighing`) as [raw, normalised, weighted] for a record that reaches
@@ -234,6 +235,7 @@
  * @property {string} outcome
  * @property {number} stage
  * @property {string} reason
+ * @property {string | null} superseded_by
  * @property {number | null} rank
  * @property {number | null} other_rank
  * @property {Record<string, number | null>} ranks
@@ -263,8 +265,8 @@
  * then one column per key of `RecordResult` not marked (`ANSWER_COLUMNS`: `cosine`
  * to `ranks`, `ranks` as one column per scorer computed), then the summary and
  * `terms_key`, what the per-term parts depend on. It leaves out what the page holds
- * already: the records' own fields (the store it opened), their word counts and recency
- * (the open reply), each outcome's stage (the outcome table); the per-term parts travel
+ * already: the records' own fields (the store it opened), their word counts (the open
+ * reply; each record's recency is a column, since it counts from the policy's as-of), each outcome's stage (the outcome table); the per-term parts travel
  * apart, and not at all when the page says it holds those of `terms_key`.
  * @typedef {object} Answer
  * @property {string} engine_version
@@ -283,10 +285,12 @@
  * @property {(number | null)[]} similarity
  * @property {(number | null)[]} rrf
  * @property {number[]} relevance
+ * @property {number[]} recency
  * @property {(number | null)[]} score
  * @property {(number[][] | null)[]} weighed
  * @property {string[]} outcome
  * @property {string[]} reason
+ * @property {(string | null)[]} superseded_by
  * @property {(number | null)[]} rank
  * @property {(number | null)[]} other_rank
  * @property {Record<string, (number | null)[]>} ranks
@@ -405,7 +409,7 @@
  */
 
 /**
- * The reply to opening a store: its size, and each record's word count, importance and recency.
+ * The reply to opening a store: its size, and each record's word count, importance and recency now.
  * @typedef {object} Opened
  * @property {number} records
  * @property {number[]} words
@@ -618,6 +622,7 @@ export const SHAPE_KEYS = Object.freeze({
     "outcome",
     "stage",
     "reason",
+    "superseded_by",
     "rank",
     "other_rank",
     "ranks",
@@ -653,10 +658,12 @@ export const SHAPE_KEYS = Object.freeze({
     "similarity",
     "rrf",
     "relevance",
+    "recency",
     "score",
     "weighed",
     "outcome",
     "reason",
+    "superseded_by",
     "rank",
     "other_rank",
     "ranks",
@@ -788,12 +795,13 @@ export const RECORD_SOURCES = Object.freeze({
   "similarity": "answer",
   "rrf": "answer",
   "relevance": "answer",
-  "recency": "opened",
+  "recency": "answer",
   "score": "answer",
   "weighed": "answer",
   "outcome": "answer",
   "stage": "outcome",
   "reason": "answer",
+  "superseded_by": "answer",
   "rank": "answer",
   "other_rank": "answer",
   "ranks": "answer",
@@ -826,12 +834,13 @@ export function recordAt(record, i, answer, opened, outcomes, parts) {
     similarity: answer.similarity[i],
     rrf: answer.rrf[i],
     relevance: answer.relevance[i],
-    recency: opened.recency[i],
+    recency: answer.recency[i],
     score: answer.score[i],
     weighed: answer.weighed[i],
     outcome: answer.outcome[i],
     stage: outcomes[answer.outcome[i]].stage,
     reason: answer.reason[i],
+    superseded_by: answer.superseded_by[i],
     rank: answer.rank[i],
     other_rank: answer.other_rank[i],
     ranks: perScorer(answer.ranks, i),

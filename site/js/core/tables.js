@@ -9,6 +9,8 @@
  * @property {boolean} previous_sessions  Include previous sessions
  * @property {number} max_age_hours  Maximum age
  * @property {boolean} latest_per_key  Keep latest fact per key
+ * @property {number} as_of_hours  As of
+ * @property {"written" | "true"} latest_by  Latest by
  * @property {"tfidf" | "bm25" | "embedding" | "hybrid"} scorer  Scorer
  * @property {number} bm25_k1  BM25 k1
  * @property {number} bm25_b  BM25 b
@@ -108,6 +110,37 @@ export const FIELD_TABLE = Object.freeze([
     "unit": "",
     "control": "checkbox",
     "default": true
+  },
+  {
+    "name": "as_of_hours",
+    "kind": "number",
+    "label": "As of",
+    "help": "ask as the agent would have this many hours ago: a record written later did not exist yet, and every age counts from then (0 is now; past the oldest record nothing existed yet)",
+    "unit": "hours ago; 0 is now",
+    "control": "number",
+    "default": 0,
+    "min": 0,
+    "max": 100000,
+    "step": "any"
+  },
+  {
+    "name": "latest_by",
+    "kind": "choice",
+    "label": "Latest by",
+    "help": "which time makes a record of a key the latest: when it was written (the agent learnt it) or when its fact became true in the world; by the time true, a fact not yet true at the as-of is left out",
+    "unit": "",
+    "control": "select",
+    "default": "written",
+    "choices": [
+      [
+        "written",
+        "When it was written"
+      ],
+      [
+        "true",
+        "When it became true"
+      ]
+    ]
   },
   {
     "name": "scorer",
@@ -368,7 +401,9 @@ export const GUIDE_PARTS = Object.freeze({"reading": "how the question is read",
 
 /** @type {Readonly<Record<string, {code: string, stage: number, label: string, glyph: string, tone: string}>>} */
 export const OUTCOME_TABLE = Object.freeze({
+  not_written_yet: {"code": "not_written_yet", "stage": 2, "label": "Not written yet", "glyph": "◌", "tone": "muted"},
   other_tenant: {"code": "other_tenant", "stage": 2, "label": "Other tenant", "glyph": "⊗", "tone": "bad"},
+  not_true_yet: {"code": "not_true_yet", "stage": 2, "label": "Not true yet", "glyph": "◔", "tone": "muted"},
   superseded: {"code": "superseded", "stage": 2, "label": "Superseded", "glyph": "⇢", "tone": "muted"},
   store_filtered: {"code": "store_filtered", "stage": 2, "label": "Other store", "glyph": "⊘", "tone": "muted"},
   previous_session: {"code": "previous_session", "stage": 2, "label": "Previous session", "glyph": "↶", "tone": "muted"},
@@ -531,6 +566,15 @@ export const STORE_FORMAT = Object.freeze({
       "default": 5,
       "min": 1,
       "max": 10
+    },
+    {
+      "name": "true_since_hours",
+      "kind": "hours",
+      "label": "True since (hours)",
+      "help": "how many hours ago the fact it states became true in the world; may differ from when it was written",
+      "required": false,
+      "defaultFrom": "age_hours",
+      "min": 0
     }
   ],
   "question": [

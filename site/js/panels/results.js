@@ -4,6 +4,7 @@
 // whose score is explained, paging through large stores, the pending mark and notices.
 
 import { defaultChoice, labelsOf } from "../core/page-core.js";
+import { trueSinceOf } from "../views/timeline.js";
 import { adoptPrerendered, setPending, showChosen, showNotices, showResult } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
@@ -18,10 +19,15 @@ export function setUp({ byId, dispatch, state, boot, placed }) {
   return {
     // The views hold the build's result for the site's own store, as tools/prerender.mjs made it.
     "adopt-prerendered": () =>
-      adoptPrerendered(placed, boot.result, { tenantLabels: labelsOf(boot.store), chosenId: defaultChoice(boot.result), page: 0 }),
+      adoptPrerendered(placed, boot.result, {
+        tenantLabels: labelsOf(boot.store),
+        chosenId: defaultChoice(boot.result),
+        page: 0,
+        trueSince: trueSinceOf(boot.store.records),
+      }),
     "show-result": () => {
-      const { shown, tenantLabels, chosenId, choice, page } = state();
-      showResult(placed, shown, { tenantLabels, chosenId, choice, page });
+      const { shown, tenantLabels, chosenId, choice, page, store } = state();
+      showResult(placed, shown, { tenantLabels, chosenId, choice, page, trueSince: trueSinceOf(store.records) });
     },
     "show-chosen": () => showChosen(placed, state().shown, state().chosenId, state().choice),
     pending: ({ text }) => setPending(text),

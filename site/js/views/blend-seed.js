@@ -12,7 +12,12 @@ import { html } from "./html.js";
 export function seedBlend(result, r) {
   const w = result.policy.recency_weight;
   const relevance = scorerRow(result.policy.scorer).relevance;
+  const asOf = result.policy.as_of_hours;
+  // Asked as of an earlier hour, the age counts from then: the hours between writing and the as-of.
+  const age = asOf === 0 ? formatNumber(r.age_hours) : `(${formatNumber(r.age_hours)} − ${formatNumber(asOf)})`;
+  const from =
+    asOf === 0 ? "" : html` <span class="hint">(age counted from the as-of, ${formatNumber(asOf)} h ago: written ${formatNumber(r.age_hours)} h ago)</span>`;
   const score = /** @type {number} */ (r.score);
-  return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${formatNumber(r.age_hours)}/24</sup> = ${fixed4(r.recency)}</p>
+  return html`<p class="formula">Recency = 2<sup>−age/24</sup> = 2<sup>−${age}/24</sup> = ${fixed4(r.recency)}${from}</p>
 <p class="formula">Score = (1 − ${w}) × ${fixed4(r.relevance)} + ${w} × ${fixed4(r.recency)} = <strong>${fixed4(score)}</strong>: (1 − recency weight) × ${relevance} + recency weight × recency.</p>`;
 }

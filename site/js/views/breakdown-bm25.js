@@ -2,6 +2,7 @@
 
 import { SHARED_INDEX } from "../core/scorers.js";
 import { fixed3, fixed4, scoreText } from "./format.js";
+import { indexAsOf } from "./timeline.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -40,7 +41,9 @@ export function bm25Breakdown(result, r) {
   )}
   <tfoot><tr><th scope="row">BM25 = sum of contributions</th><td>${fixed4(r.bm25)}</td></tr></tfoot>
 </table>
-<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much). ${SHARED_INDEX}.</p>
+<p class="formula">A term's contribution grows with its count but ever more slowly (k1 sets how soon it levels off), and shrinks as the record grows longer than average (b sets how much). ${SHARED_INDEX}.${
+  indexAsOf(result, "n and the mean record length count")
+}</p>
 ${relativeLine(result, r)}`,
   };
 }

@@ -2,6 +2,7 @@
 
 import { SHARED_INDEX } from "../core/scorers.js";
 import { fixed3, fixed4, scoreText } from "./format.js";
+import { indexAsOf } from "./timeline.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -38,6 +39,6 @@ export function cosineBreakdown(result, r) {
   )}
   <tfoot><tr><th scope="row" colspan="2">Cosine = sum of contributions</th><td>${fixed4(r.cosine)}</td></tr></tfoot>
 </table>
-<p class="formula shared-index">idf = ln((1 + N) / (1 + df)) + 1: ${SHARED_INDEX}.</p>`,
+<p class="formula shared-index">idf = ln((1 + N) / (1 + df)) + 1: ${SHARED_INDEX}.${indexAsOf(result, "df counts")}</p>`,
   };
 }

@@ -18,6 +18,17 @@ export function age(hours) {
   return `${formatNumber(hours)} h (${formatNumber(Math.round((hours / 24) * 10) / 10)} days)`;
 }
 
+/**
+ * A record's age as of an earlier hour (0: now, its age as it is): the hours between its
+ * writing and then, or that it was written after then.
+ * @param {number} hours  its age now @param {number} asOf
+ */
+export function ageAt(hours, asOf) {
+  if (asOf === 0) return age(hours);
+  if (hours < asOf) return `written ${formatNumber(hours)} h ago, after the as-of`;
+  return `${age(hours - asOf)} old as of ${formatNumber(asOf)} h ago`;
+}
+
 /** 1st, 2nd, 3rd, 4th… @param {number} n */
 export function ordinal(n) {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] ?? "th";

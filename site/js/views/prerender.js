@@ -11,6 +11,7 @@ import { STAGES } from "./experiment.js";
 import { renderGuides, renderStart } from "./guides.js";
 import { renderPredictionChoices } from "./prediction.js";
 import { resultViews } from "./result-views.js";
+import { spanOf, trueSinceOf } from "./timeline.js";
 
 // The template's name for each result view's container.
 /** @type {Record<string, string>} */
@@ -24,12 +25,14 @@ const TEMPLATE_NAMES = {
   "score-breakdown": "breakdown",
   "experiment-intro": "intro",
   "question-reading": "reading",
+  "timeline-lanes": "timeline",
+  "timeline-text": "timelineText",
 };
 
 /**
  * The fragments for a prerender request (sitebuild/assemble.py, Prepared.prerender_request).
  * @param {string} request  JSON text: {store, result, tenantLabels, chosenId}
- * @returns {string} JSON text: {html, options, stages, pageSize}
+ * @returns {string} JSON text: {html, options, stages, pageSize, timelineSpan}
  */
 export function prerender(request) {
   const { store, result, tenantLabels, chosenId } = JSON.parse(request);
@@ -37,7 +40,9 @@ export function prerender(request) {
   /** A view's markup as one string: a list of elements (cards, table rows) joined. @param {unknown} made */
   const markup = (made) => (Array.isArray(made) ? made.join("") : String(made));
   const fragments = {
-    ...Object.fromEntries(resultViews(result, { tenantLabels, chosenId, page: 0 }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())])),
+    ...Object.fromEntries(
+      resultViews(result, { tenantLabels, chosenId, page: 0, trueSince: trueSinceOf(store.records) }).map(([id, make]) => [TEMPLATE_NAMES[id], markup(make())]),
+    ),
     predictionChoices: renderPredictionChoices(store.records.slice(0, PAGE_SIZE), new Set()),
     guides: renderGuides(store.guides ?? []),
     start: renderStart(store.guides ?? []),
@@ -49,5 +54,6 @@ export function prerender(request) {
       .filter((field) => field.options)
       .map((field) => [field.name, String(renderOptions(/** @type {any} */ (field.options), String(policy[field.name])))]),
   );
-  return JSON.stringify({ html, options, stages: STAGES, pageSize: PAGE_SIZE });
+  // The timeline's span, in hours: the as-of slider's maximum, which the template writes.
+  return JSON.stringify({ html, options, stages: STAGES, pageSize: PAGE_SIZE, timelineSpan: spanOf(store.records) });
 }

@@ -4,7 +4,7 @@
 
 import { blendFor, COLUMNS, SCORERS, scorerRow } from "../core/scorers.js";
 import { OUTCOME_TABLE as OUTCOMES } from "../core/tables.js";
-import { age, fixed3, formatNumber, scoreText } from "./format.js";
+import { ageAt, fixed3, formatNumber, scoreText } from "./format.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Result} Result */
@@ -92,8 +92,9 @@ export function badge(outcome) {
  * @param {RecordResult[]} records
  * @param {Record<string, string>} tenantLabels
  * @param {Scorer} [scorer]  the policy's scorer
+ * @param {number} [asOf]  the hours ago the question is asked as of: ages count from then
  */
-export function cardItems(records, tenantLabels, scorer = "tfidf") {
+export function cardItems(records, tenantLabels, scorer = "tfidf", asOf = 0) {
   return records.map(
     (r) => html`<li class="card" data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}">
   <div class="card-head"><span class="card-id">${r.id}</span>${badge(r.outcome)}</div>
@@ -102,7 +103,7 @@ export function cardItems(records, tenantLabels, scorer = "tfidf") {
     <div><dt>Tenant</dt><dd>${tenantLabels[r.tenant] ?? r.tenant}</dd></div>
     <div><dt>Store</dt><dd>${r.store}</dd></div>
     <div><dt>Session</dt><dd>${r.session}</dd></div>
-    <div><dt>Age</dt><dd>${formatNumber(r.age_hours)} h</dd></div>
+    <div><dt>Age</dt><dd>${asOf === 0 ? `${formatNumber(r.age_hours)} h` : ageAt(r.age_hours, asOf)}</dd></div>
     <div><dt>Words</dt><dd>${r.words}</dd></div>
     <div><dt>Importance</dt><dd>${r.importance}</dd></div>
     <div class="wide"><dt>Key</dt><dd>${r.key ?? "none"}</dd></div>
@@ -128,13 +129,14 @@ const score = (r) => r.score ?? "";
  * @param {RecordResult[]} records
  * @param {string | null} chosenId
  * @param {Scorer} [scorer]  the policy's scorer
+ * @param {number} [asOf]  the hours ago the question is asked as of: ages count from then
  */
-export function tableRowItems(records, chosenId, scorer = "tfidf") {
+export function tableRowItems(records, chosenId, scorer = "tfidf", asOf = 0) {
   return records.map(
     (r) => html`<tr data-record-id="${r.id}" data-outcome="${r.outcome}" data-decided="${r.stage}"
     data-cosine="${r.cosine}" data-score="${score(r)}" data-bm25="${r.bm25}" data-rank="${r.rank ?? ""}" data-other-rank="${r.other_rank ?? ""}" data-words="${r.words}"${scorerRow(scorer).vectors ? meaningData(r) : ""}${r.id === chosenId ? html` class="chosen"` : ""}>
   <th scope="row"><button type="button" class="record-button" data-choose="${r.id}" aria-pressed="${r.id === chosenId}" aria-controls="score-breakdown" title="Show how ${r.id}'s score is computed">${r.id}</button></th>
-  <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${age(r.age_hours)}
+  <td class="text-cell">${r.text}<span class="row-meta">${r.words} words · ${r.store} · ${r.session} · ${ageAt(r.age_hours, asOf)}
 · importance ${r.importance}</span></td>
   <td class="num lexical" data-label="${scorerRow(scorer).columns.map((id) => capitalised(COLUMNS[id].header)).join(", ")}">${scoreCells(r, scorer)}</td>
   <td class="num" data-label="Blended score">${scoreText(r.score)}<span class="rank-line">${rankText(r, scorer)}</span></td>
