@@ -60,6 +60,10 @@ with open(STORE, encoding="utf-8") as file:
     opening = engine.open_json(file.read())
 opening.session.answer_json("{}")
 engine.import_everything()
+# The vectors, as the page loads them before a package whose guides use the embedding
+# (their claims are checked as build.py checks them).
+import glob
+engine.load_embedding(glob.glob(SITE + "/embedding/*.rwse")[0])
 base = loaded()
 from sitebuild import assemble
 

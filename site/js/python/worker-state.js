@@ -44,7 +44,8 @@ import { postFailed } from "./worker-report.js";
  * for the packaging (worker-package.js), which loads its own code when first asked.
  * evaluate_json and check_store_json are looked up when first asked for.
  * @typedef {{writeFile: (path: string, data: Uint8Array, options?: {canOwn?: boolean}) => void, unlink: (path: string) => void}} Files
- * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, checkJson: () => PyCallable, files: Files, python: import("pyodide").PyodideAPI}} Engine
+ * @typedef {{openJson: PyCallable, loadEmbedding: PyCallable, evaluateJson: () => PyCallable, checkJson: () => PyCallable}} EntryPoints
+ * @typedef {EntryPoints & {files: Files, python: import("pyodide").PyodideAPI}} Engine
  */
 
 /**
