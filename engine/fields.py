@@ -487,7 +487,7 @@ def _js_type(field: Field) -> str:
 
 
 def tables_js() -> str:
-    """site/js/core/tables.js: the two tables, the store format and the Policy type, for the page and Node."""
+    """site/js/core/tables.js: the two tables, the store format, the Policy type and the swept fields, for the page and Node."""
     typedef = "\n".join(f" * @property {{{_js_type(f)}}} {f.name}  {f.label}" for f in FIELDS)
     dump = json.dumps
     return (
@@ -502,5 +502,15 @@ def tables_js() -> str:
         + "".join(f"  {o['code']}: {dump(o, ensure_ascii=False)},\n" for o in outcome_rows())
         + "});\n\n"
         "/** The store format: each object's fields, for the store editor's forms. */\n"
-        f"export const STORE_FORMAT = Object.freeze({dump(format_rows(), ensure_ascii=False, indent=2)});\n"
+        f"export const STORE_FORMAT = Object.freeze({dump(format_rows(), ensure_ascii=False, indent=2)});\n\n"
+        "/** The policy fields the scoreboard's sweep can vary (engine/evaluate.py's SWEPT). */\n"
+        "/** @type {readonly (keyof Policy)[]} */\n"
+        f"export const SWEPT = Object.freeze({dump(list(_swept()))});\n"
     )
+
+
+def _swept() -> tuple[str, ...]:
+    """evaluate.SWEPT, imported here only: the evaluation imports this table."""
+    from engine.evaluate import SWEPT
+
+    return SWEPT

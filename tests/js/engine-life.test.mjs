@@ -282,10 +282,10 @@ test("a run names the per-term parts the client holds, and a new worker is told 
 test("an evaluation and a sweep are posted as rw:evaluate and answered like a run", () => {
   const state = readyWithStore();
   const asked = life(state, { type: "request", id: 7, kind: "evaluate", body: '{"recency_weight":0.5}', now: 1100 });
-  const swept = life(asked.state, { type: "request", id: 8, kind: "sweep", body: "{}", now: 1101 });
+  const swept = life(asked.state, { type: "request", id: 8, kind: "sweep", body: "{}", field: "mmr_lambda", now: 1101 });
   assert.deepEqual(posted([...asked.effects, ...swept.effects]), [
-    { type: MSG.EVALUATE, id: 7, policy: '{"recency_weight":0.5}', sweep: false },
-    { type: MSG.EVALUATE, id: 8, policy: "{}", sweep: true },
+    { type: MSG.EVALUATE, id: 7, policy: '{"recency_weight":0.5}', sweep: "" },
+    { type: MSG.EVALUATE, id: 8, policy: "{}", sweep: "mmr_lambda" },
   ]);
   const answered = life(swept.state, { type: "reply", id: 7, response: '{"k":3}', now: 1200 });
   assert.deepEqual(

@@ -97,7 +97,7 @@ test("the sweep's axes are titled and the recency weight in force is marked wher
   const out = String(sweepChart(/** @type {any} */ (sweep)));
   assert.match(out, /<text class="axis-title"[^>]*>Recency weight<\/text>/);
   assert.match(out, /<text class="axis-title"[^>]*>Mean nDCG@3<\/text>/);
-  const now = out.match(/<g class="sweep-now" data-weight="0.5"><line x1="([\d.]+)"[^>]*\/><path d="M([\d.]+),[^"]*"\/><text[^>]*>set now: 0.5<\/text>/);
+  const now = out.match(/<g class="sweep-now" data-weight="0.5"><line x1="([\d.]+)"[^>]*\/><path d="M([\d.]+),[^"]*"\/><text[^>]*>Recency weight set now: 0.5<\/text>/);
   assert.ok(now, "the weight in force is marked");
   // The weight axis's labels are centred under their ticks.
   const zero = Number(out.match(/<text class="tick-label" x="([\d.]+)"[^>]*text-anchor="middle">0<\/text>/)?.[1]);
@@ -114,7 +114,7 @@ test("ties are found from the numbers and said under the chart", () => {
   ]);
   const flat = { ...sweep, points: [0, 0.1, 0.2].map((w) => ({ value: w, ndcg: { tfidf: 0.5, bm25: 0.5, embedding: w } })) };
   assert.deepEqual(tieRuns(/** @type {any} */ (flat), ["tfidf", "bm25", "embedding"]), [{ scorers: ["tfidf", "bm25"], from: 0, to: 0.2 }]);
-  assert.match(String(sweepChart(/** @type {any} */ (flat))), /Equal, so drawn on top of each other \(recency weights\):<\/p><ul><li>TF-IDF and BM25: 0 to 0\.2<\/li><\/ul>/);
+  assert.match(String(sweepChart(/** @type {any} */ (flat))), /Equal, so drawn on top of each other, by recency weight:<\/p><ul><li>TF-IDF and BM25: 0 to 0\.2<\/li><\/ul>/);
   const out = String(sweepChart(/** @type {any} */ (sweep)));
   assert.match(out, /<li>BM25 and Hybrid: at 0<\/li><li>TF-IDF, Embedding and Hybrid: at 0\.5<\/li><li>Embedding and Hybrid: at 1<\/li>/);
 });
@@ -124,4 +124,32 @@ test("the sweep's numbers are a table, the row of the weight in force marked", (
   assert.match(out, /<tr><th scope="row">1<\/th><td>0\.000<\/td><td>–<\/td><td>0\.500<\/td><td>0\.500<\/td><\/tr>/);
   assert.match(out, /<tr class="sweep-current"><th scope="row">0\.5 \(set now\)<\/th><td>0\.500<\/td><td>0\.250<\/td>/);
   assert.match(out, /Mean nDCG@3 by recency weight/);
+});
+
+test("a sweep of MMR's λ and one of the recency weight each name their field and its value in force", () => {
+  // Both fields set, to values the points hold: each sweep must read its own.
+  const policy = { recency_weight: 0.5, mmr_lambda: 0 };
+  /** @param {string} field @param {number[]} means */
+  const swept = (field, means) => ({ policy, field, k: 3, points: [0, 0.5, 1].map((w, i) => ({ value: w, ndcg: { tfidf: means[i], bm25: means[i] } })) });
+  const cases = [
+    { sweep: swept("mmr_lambda", [0.2, 0.4, 0.6]), label: "Diversity (MMR λ)", inText: "diversity (MMR λ)", other: /recency/i },
+    { sweep: swept("recency_weight", [0.6, 0.4, 0.2]), label: "Recency weight", inText: "recency weight", other: /MMR|λ|diversity/i },
+  ];
+  for (const { sweep: s, label, inText, other } of cases) {
+    const now = /** @type {Record<string, number>} */ (s.policy)[s.field];
+    const chart = String(sweepChart(/** @type {any} */ (s)));
+    const table = String(sweepTable(/** @type {any} */ (s)));
+    assert.doesNotMatch(chart + table, other, `${s.field}: no word of the other field`);
+    assert.ok(chart.includes(`>${label}</text>`), `${s.field}: the axis is titled by the label`);
+    assert.ok(chart.includes(`data-weight="${now}"`) && chart.includes(`>${label} set now: ${now}</text>`), `${s.field}: the mark`);
+    assert.ok(chart.includes(`as the ${inText} goes from 0 to 1`) && chart.includes(`marks the ${inText} set now (${now}).`), `${s.field}: the caption`);
+    // TF-IDF and BM25 are equal at every point: the list says so, by this field's values.
+    const values = s.points.map((p) => p.value);
+    assert.ok(chart.includes(`by ${inText}:</p><ul><li>TF-IDF and BM25: ${values[0]} to ${values.at(-1)}</li>`), `${s.field}: the equal lines`);
+    assert.ok(table.includes(`<caption>Mean nDCG@3 by ${inText}</caption>`) && table.includes(`<th scope="col">${label}</th>`), `${s.field}: the table`);
+    const current = s.points.find((p) => p.value === now);
+    assert.ok(current);
+    const row = `<tr class="sweep-current"><th scope="row">${now} (set now)</th><td>${current.ndcg.tfidf.toFixed(3)}</td>`;
+    assert.ok(table.includes(row), `${s.field}: the row in force is the point at ${now}`);
+  }
 });

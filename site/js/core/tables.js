@@ -702,3 +702,7 @@ export const STORE_FORMAT = Object.freeze({
     }
   ]
 });
+
+/** The policy fields the scoreboard's sweep can vary (engine/evaluate.py's SWEPT). */
+/** @type {readonly (keyof Policy)[]} */
+export const SWEPT = Object.freeze(["recency_weight", "mmr_lambda"]);

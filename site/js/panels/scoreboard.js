@@ -1,5 +1,6 @@
 // The scoreboard panel: asks the worker for the evaluation of the policy shown, then
-// for the recency sweep, applies a question and scorer when a cell is picked, applies the
+// for the sweep of the field chosen beside the chart (the recency weight or MMR's λ,
+// tables.js's SWEPT; the choice stays out of the link), applies a question and scorer when a cell is picked, applies the
 // settings that let out-of-scope supporting records in when asked to, and keeps the means
 // in the notebook.
 //
@@ -12,7 +13,8 @@
 import { keptScoreboard } from "../core/observations.js";
 import { addressParams } from "../core/page-core.js";
 import { writeQuery } from "../core/state.js";
-import { meansTable, questionGrid, scopeNote, sweepChart, sweepTable } from "../views/scoreboard.js";
+import { SWEPT } from "../core/tables.js";
+import { fieldInSentence, fieldLabel, meansTable, questionGrid, scopeNote, sweepChart, sweepTable } from "../views/scoreboard.js";
 import { place, setText } from "../views/view.js";
 
 /** @param {import("./context.js").Context} context @returns {import("./context.js").Handlers} */
@@ -23,9 +25,38 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
   const keep = byId("scoreboard-keep");
   const keptStatus = byId("scoreboard-kept");
   const numbers = byId("scoreboard-numbers");
+  const choice = byId("scoreboard-sweep-choice");
+  const swept = /** @type {HTMLSelectElement} */ (byId("scoreboard-swept"));
+  swept.replaceChildren(...SWEPT.map((field) => new Option(fieldLabel(field), field)));
   let asked = 0;
   /** The evaluation on screen, which Keep in notebook keeps. @type {import("../core/shapes.js").Evaluation | null} */
   let shown = null;
+  /** The policy measured (and its query), which another field's sweep sweeps. @type {{policy: object, query: string} | null} */
+  let measured = null;
+  /** Whether an evaluation is on its way: its sweep reads the field chosen once it arrives. */
+  let measuring = false;
+  /** @param {unknown} error */
+  const notAnswering = (error) =>
+    setText(status, `Python is not answering yet (${error instanceof Error ? error.message : error}); the scoreboard follows once it is.`);
+  /** The sweep of the field chosen, unless a newer request comes first. @param {number} seq @param {object} policy @param {string} query */
+  const sweepIt = async (seq, policy, query) => {
+    const field = swept.value;
+    const label = fieldInSentence(field);
+    setText(status, `Sweeping the ${label} from 0 to 1…`);
+    const sweep = await engine.evaluate(policy, field);
+    if (seq !== asked) return;
+    if ("error" in sweep) {
+      setText(status, `The engine could not sweep the ${label}: ${sweep.error.message}`);
+      return;
+    }
+    place(placed, "scoreboard-sweep", sweepChart(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
+    place(placed, "scoreboard-sweep-table", sweepTable(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
+    numbers.hidden = false;
+    choice.hidden = false;
+    section.dataset.sweptPolicy = query;
+    section.dataset.sweptField = field;
+    setText(status, "");
+  };
   const show = async () => {
     if (!state().scoreboard) return;
     button.hidden = true;
@@ -33,14 +64,17 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
     const query = writeQuery(policy, state().fields).slice(1);
     const seq = ++asked;
     setText(status, "Measuring every question under every scorer…");
+    measuring = true;
     try {
       const evaluation = await engine.evaluate(policy);
       if (seq !== asked) return;
+      measuring = false;
       if ("error" in evaluation) {
         setText(status, `The engine could not measure these settings: ${evaluation.error.message}`);
         return;
       }
       shown = /** @type {import("../core/shapes.js").Evaluation} */ (evaluation);
+      measured = { policy, query };
       place(placed, "scoreboard-scope", scopeNote(shown));
       place(placed, "scoreboard-means", meansTable(shown));
       place(placed, "scoreboard-grid", questionGrid(shown));
@@ -48,22 +82,24 @@ export function setUp({ byId, dispatch, state, engine, placed }) {
       setText(keptStatus, "");
       // For tests and bench/ scripts: the policy whose means and grid are on screen.
       section.dataset.measuredPolicy = query;
-      setText(status, "Sweeping the recency weight from 0 to 1…");
-      const sweep = await engine.evaluate(policy, true);
-      if (seq !== asked) return;
-      if ("error" in sweep) {
-        setText(status, `The engine could not sweep the recency weight: ${sweep.error.message}`);
-        return;
-      }
-      place(placed, "scoreboard-sweep", sweepChart(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
-      place(placed, "scoreboard-sweep-table", sweepTable(/** @type {import("../core/shapes.js").Sweep} */ (sweep)));
-      numbers.hidden = false;
-      section.dataset.sweptPolicy = query;
-      setText(status, "");
+      await sweepIt(seq, policy, query);
     } catch (error) {
-      if (seq === asked) setText(status, `Python is not answering yet (${error instanceof Error ? error.message : error}); the scoreboard follows once it is.`);
+      if (seq === asked) {
+        measuring = false;
+        notAnswering(error);
+      }
     }
   };
+  // Another field is swept for the settings measured; an evaluation on its way sweeps it itself.
+  swept.addEventListener("change", async () => {
+    if (measuring || !measured) return;
+    const seq = ++asked;
+    try {
+      await sweepIt(seq, measured.policy, measured.query);
+    } catch (error) {
+      if (seq === asked) notAnswering(error);
+    }
+  });
   if (state().scoreboard) {
     // The link asked for it: it measures once Python answers.
     button.hidden = true;

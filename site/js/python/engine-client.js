@@ -182,13 +182,14 @@ export class EngineClient {
 
   /**
    * Every question of the store in force under every scorer, with the policy but its
-   * question (engine/evaluate.py); with sweep, each scorer's mean nDCG as the recency
-   * weight goes from 0 to 1. Waits for the vectors, which the embedding scorers read.
-   * @param {object} policy @param {boolean} [sweep]
+   * question (engine/evaluate.py); with sweep (a field of tables.js's SWEPT), each scorer's
+   * mean nDCG as that field goes from 0 to 1. Waits for the vectors, which the embedding
+   * scorers read.
+   * @param {object} policy @param {string} [sweep]
    * @returns {Promise<import("../core/shapes.js").Evaluation | import("../core/shapes.js").Sweep | ErrorResult>}
    */
-  evaluate(policy, sweep = false) {
-    return this.request(sweep ? "sweep" : "evaluate", JSON.stringify(policy), undefined, undefined, true);
+  evaluate(policy, sweep = "") {
+    return this.request(sweep ? "sweep" : "evaluate", JSON.stringify(policy), undefined, undefined, true, sweep);
   }
 
   /**
@@ -248,13 +249,16 @@ export class EngineClient {
     this.packages.clear();
   }
 
-  /** @param {import("./engine-life.js").RequestKind} kind @param {string} body @param {any} [kept] @param {string} [haveTerms] @param {boolean} [vectors] */
-  request(kind, body, kept, haveTerms, vectors = false) {
+  /**
+   * @param {import("./engine-life.js").RequestKind} kind @param {string} body @param {any} [kept] @param {string} [haveTerms]
+   * @param {boolean} [vectors] @param {string} [field]
+   */
+  request(kind, body, kept, haveTerms, vectors = false, field = undefined) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       // An evaluation or a check is its own object, not an answer to merge with the store.
       this.pending.set(id, { resolve, reject, body, raw: kind === "evaluate" || kind === "sweep" || kind === "check" });
-      this.dispatch({ type: "request", id, kind, body, kept, haveTerms, vectors, now: performance.now() });
+      this.dispatch({ type: "request", id, kind, body, kept, haveTerms, field, vectors, now: performance.now() });
     });
   }
 

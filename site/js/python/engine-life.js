@@ -89,6 +89,7 @@ const STEPS = 4;
  * @property {string} body  open: the store as JSON text; run: the policy as JSON text
  * @property {string} [haveTerms]  run: the terms_key of the per-term parts the client holds
  * @property {any} [kept]   open: what to keep of the store once it is accepted
+ * @property {string} [field]  sweep: the policy field swept (one of tables.js's SWEPT)
  * @property {boolean} [vectors]  run: its scorer reads the static embedding's vectors
  * @property {boolean} sent  posted to the current worker (a run that needs the vectors waits for them)
  * @property {number | null} since  when the running engine could start on it (sent
@@ -117,7 +118,7 @@ const STEPS = 4;
  *   | {type: "reply", id: number, response: string, parts?: string | null, now: number}
  *   | {type: "run-error", id: number, reason: string, now: number}
  *   | {type: "worker-error", reason: string, now: number}
- *   | {type: "request", id: number, kind: RequestKind, body: string, kept?: any, haveTerms?: string, vectors?: boolean, now: number}
+ *   | {type: "request", id: number, kind: RequestKind, body: string, kept?: any, haveTerms?: string, field?: string, vectors?: boolean, now: number}
  *   | {type: "tick", now: number}
  *   | {type: "vectors-progress", loaded: number, total: number}
  *   | {type: "vectors-ready", tokens: number, dims: number, now: number}
@@ -235,6 +236,7 @@ export function life(state, event) {
         body: event.body,
         kept: event.kept,
         haveTerms: event.haveTerms,
+        field: event.field,
         vectors,
         sent: alive && !waits,
         since: state.phase === "ready" && !waits ? event.now : null,
@@ -316,7 +318,7 @@ function post(request) {
   if (request.kind === "open") return { type: MSG.OPEN, id: request.id, store: request.body };
   if (request.kind === "run") return { type: MSG.RUN, id: request.id, policy: request.body, haveTerms: request.haveTerms ?? "" };
   if (request.kind === "check") return { type: MSG.CHECK, id: request.id, store: request.body };
-  return { type: MSG.EVALUATE, id: request.id, policy: request.body, sweep: request.kind === "sweep" };
+  return { type: MSG.EVALUATE, id: request.id, policy: request.body, sweep: request.kind === "sweep" ? (request.field ?? "") : "" };
 }
 
 /**

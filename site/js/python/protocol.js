@@ -22,11 +22,12 @@
 //                                                store in force, with Session.answer_json;
 //                                                haveTerms: the terms_key of per-term parts the
 //                                                page holds, not sent again if they match
-//   {type: "rw:evaluate", id: number, policy: string, sweep: boolean}
+//   {type: "rw:evaluate", id: number, policy: string, sweep: string}
 //                                                evaluate the policy (its JSON text) on the store
 //                                                in force: every question under every scorer
-//                                                (engine.evaluate.evaluate_json); with sweep, each
-//                                                scorer's mean nDCG at recency 0, 0.1, ..., 1
+//                                                (engine.evaluate.evaluate_json); with sweep (a
+//                                                field of evaluate.SWEPT, "" for none), each
+//                                                scorer's mean nDCG at that field 0, 0.1, ..., 1
 //                                                instead. Sent once the vectors are loaded
 //   {type: "rw:check", id: number, store: string}
 //                                                check a store (its JSON text), an editor's

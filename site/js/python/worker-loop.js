@@ -122,13 +122,14 @@ function answerRun(answerJson, message) {
 }
 
 /**
- * An evaluation (or the recency sweep) of the store in force, as JSON text.
+ * An evaluation (or, when message.sweep names a field, the sweep of that field) of the store
+ * in force, as JSON text.
  * @param {import("pyodide/ffi").PyCallable} evaluateJson @param {import("pyodide/ffi").PyProxy} session @param {any} message
  * @returns {string}
  */
 function evaluate(evaluateJson, session, message) {
   try {
-    return evaluateJson.callKwargs(session, message.policy, { sweep: Boolean(message.sweep) });
+    return evaluateJson.callKwargs(session, message.policy, { sweep: message.sweep || false });
   } finally {
     evaluateJson.destroy();
   }

@@ -8,7 +8,7 @@
 
 import { fixedHalfUp } from "../core/decimals.js";
 import { scorerRow } from "../core/scorers.js";
-import { OUTCOME_TABLE } from "../core/tables.js";
+import { FIELD_TABLE, OUTCOME_TABLE } from "../core/tables.js";
 import { html } from "./html.js";
 
 /** @typedef {import("../core/shapes.js").Evaluation} Evaluation */
@@ -17,6 +17,18 @@ import { html } from "./html.js";
 
 /** A scorer's short name. @param {string} scorer */
 const scorerName = (scorer) => scorerRow(scorer).name;
+
+/** A policy field's label, as its control shows it. @param {string} field */
+export const fieldLabel = (field) => FIELD_TABLE.find((row) => row.name === field)?.label ?? field;
+
+/** A label inside a sentence: its first letter lowered ("Diversity (MMR λ)": "diversity (MMR λ)"). @param {string} field */
+export const fieldInSentence = (field) => {
+  const label = fieldLabel(field);
+  return label.charAt(0).toLowerCase() + label.slice(1);
+};
+
+/** The swept field's value in force. @param {Sweep} sweep */
+const inForce = (sweep) => Number(/** @type {Record<string, unknown>} */ (sweep.policy)[sweep.field]);
 
 /** A measure to three places, as the command line prints it. @param {number} value */
 const shown = (value) => fixedHalfUp(value, 3);
@@ -152,9 +164,10 @@ const plotted = (sweep, scorer) =>
   });
 
 /**
- * Each scorer's mean nDCG as the recency weight sweeps 0 to 1: an SVG line per scorer with
- * a mark of its own shape at every point, the recency weight in force marked, both axes
- * titled, and under it a key and the stretches where lines tie and lie on each other.
+ * Each scorer's mean nDCG as the swept field (the recency weight or MMR's λ) goes 0 to 1: an
+ * SVG line per scorer with a mark of its own shape at every point, the field's value in force
+ * marked, both axes titled by the field's label, and under it a key and the stretches where
+ * lines tie and lie on each other.
  * @param {Sweep} sweep
  */
 export function sweepChart(sweep) {
@@ -186,7 +199,8 @@ export function sweepChart(sweep) {
     html`<line x1="${LEFT}" y1="${y(0)}" x2="${WIDTH - RIGHT}" y2="${y(0)}" class="axis"/>`,
     html`<line x1="${LEFT}" y1="${y(0)}" x2="${LEFT}" y2="${TOP}" class="axis"/>`,
   ];
-  const weight = Number(/** @type {Record<string, unknown>} */ (sweep.policy)[sweep.field]);
+  const weight = inForce(sweep);
+  const field = fieldInSentence(sweep.field);
   const atWeight = at(x(weight));
   // The label stays inside the frame: it hangs right of the line near 0, left of it near 1.
   const anchor = weight < 0.25 ? "start" : weight > 0.75 ? "end" : "middle";
@@ -195,9 +209,9 @@ export function sweepChart(sweep) {
     html`<line x1="${atWeight}" y1="${TOP - 4}" x2="${atWeight}" y2="${y(0)}"/>`,
     html`<path d="M${atWeight - 5},${TOP - 7}h10l-5,7z"/>`,
   ];
-  const label = html`<text x="${atWeight}" y="${TOP - 11}" text-anchor="${anchor}">set now: ${weight}</text>`;
+  const label = html`<text x="${atWeight}" y="${TOP - 11}" text-anchor="${anchor}">${fieldLabel(sweep.field)} set now: ${weight}</text>`;
   const now = html`<g class="sweep-now" data-weight="${weight}">${pointer}${label}</g>`;
-  const across = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">Recency weight</text>`;
+  const across = html`<text class="axis-title" x="${(LEFT + WIDTH - RIGHT) / 2}" y="${HEIGHT - 8}" text-anchor="middle">${fieldLabel(sweep.field)}</text>`;
   const up = `translate(15 ${(TOP + HEIGHT - BOTTOM) / 2}) rotate(-90)`;
   const titles = html`${across}<text class="axis-title" transform="${up}" text-anchor="middle">${measure}</text>`;
   const legend = scorers.map((scorer, index) => {
@@ -219,10 +233,10 @@ export function sweepChart(sweep) {
     const single = where.length === 1 && !where[0].includes(" to ");
     return html`<li>${who}: ${single ? "at " : ""}${listed(where)}</li>`;
   });
-  const equal = "Equal, so drawn on top of each other (recency weights):";
+  const equal = `Equal, so drawn on top of each other, by ${field}:`;
   const tied = ties.length ? html`<div class="sweep-ties"><p>${equal}</p><ul>${tieItems}</ul></div>` : "";
-  const caption = `${measure} of each scorer as the recency weight goes from 0 to 1, the rest of the policy as set;`
-    + ` the dashed line marks the recency weight set now (${weight}).`;
+  const caption = `${measure} of each scorer as the ${field} goes from 0 to 1, the rest of the policy as set;`
+    + ` the dashed line marks the ${field} set now (${weight}).`;
   return html`<figure class="sweep"><svg class="sweep-chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-hidden="true" focusable="false">
 ${yTicks}${axes}${xTicks}${titles}${now}${lines}${marks}</svg>
 <ul class="sweep-legend">${legend}</ul>${tied}
@@ -230,12 +244,12 @@ ${yTicks}${axes}${xTicks}${titles}${now}${lines}${marks}</svg>
 }
 
 /**
- * The sweep's numbers, a row per recency weight, the one in force marked.
+ * The sweep's numbers, a row per value of the swept field, the one in force marked.
  * @param {Sweep} sweep
  */
 export function sweepTable(sweep) {
   const scorers = Object.keys(sweep.points[0]?.ndcg ?? {});
-  const weight = Number(/** @type {Record<string, unknown>} */ (sweep.policy)[sweep.field]);
+  const weight = inForce(sweep);
   const rows = sweep.points.map((p) => {
     const current = p.value === weight;
     const cells = scorers.map((scorer) => {
@@ -245,8 +259,8 @@ export function sweepTable(sweep) {
     return html`<tr${current ? html` class="sweep-current"` : ""}><th scope="row">${p.value}${current ? " (set now)" : ""}</th>${cells}</tr>`;
   });
   const head = scorers.map((scorer) => html`<th scope="col">${scorerName(scorer)}</th>`);
-  return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by recency weight</caption>
-<thead><tr><th scope="col">Recency weight</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table class="sweep-table"><caption>Mean nDCG@${sweep.k} by ${fieldInSentence(sweep.field)}</caption>
+<thead><tr><th scope="col">${fieldLabel(sweep.field)}</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /**
