@@ -169,7 +169,7 @@ def test_the_sweep_chart_reads_at_375_px_and_shows_its_numbers(page: Page, site_
     the recency weight in force (0.5) is marked halfway along the weight axis, each scorer's
     points carry a mark of its own shape, the stretches where lines lie on each other are
     listed as CPython's sweep has them equal, and Show the numbers opens a table of CPython's
-    numbers, the row in force marked."""
+    numbers, the row in force marked; MMR's λ chosen instead is swept and named."""
     page.set_viewport_size({"width": 375, "height": 667})
     page.goto(f"{site_url}?{query_of(full_policy(WIDE))}")
     wait_ready(page)
@@ -229,6 +229,18 @@ def test_the_sweep_chart_reads_at_375_px_and_shows_its_numbers(page: Page, site_
         assert cells == [printed(point["ndcg"][s]) for s in scorers]  # type: ignore[arg-type]
     expect(table.locator("tr.sweep-current th")).to_have_text("0.5 (set now)")
     assert page.locator("#scoreboard").evaluate("(e) => e.scrollWidth <= e.clientWidth")
+
+    # MMR's λ chosen beside the chart: swept afresh, named, its points CPython's sweep of λ.
+    page.get_by_label("Sweep", exact=True).select_option(label="Diversity (MMR λ)")
+    expect(page.locator("#scoreboard")).to_have_attribute("data-swept-field", "mmr_lambda")
+    lam = sweep_over(session, parse_policy(full_policy(WIDE), session.store), "mmr_lambda")
+    expect(page.locator("#scoreboard-sweep figcaption")).to_have_text(
+        "Mean nDCG@3 of each scorer as the diversity (MMR λ) goes from 0 to 1, the rest of the policy"
+        " as set; the dashed line marks the diversity (MMR λ) set now (1)."
+    )
+    expect(now).to_have_text("Diversity (MMR λ) set now: 1")
+    for row, point in zip(rows.all(), lam["points"], strict=True):
+        assert row.locator("td").all_inner_texts() == [printed(point["ndcg"][s]) for s in scorers]  # type: ignore[arg-type]
 
 
 def test_a_mean_of_nine_sixteenths_reads_0_563_as_on_the_command_line(page: Page, site_url: str) -> None:
