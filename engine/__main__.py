@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, NoReturn, cast
 
 from .api import check_store, evaluate, load_vectors, run, sweep
-from .evaluate import SWEPT, printed
-from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, Field
+from .evaluate import printed
+from .fields import FIELDS, FIELDS_BY_NAME, POLICY_FIELDS, SWEPT, Field
 from .parse import _show
 from .scorers import BLENDS_BY_ID, COLUMNS, PACKINGS, SCORER_NAMES, SCORERS_BY_ID, SHARED_INDEX, Column
 from .shapes import ErrorResult, Evaluation, Result, StoreCheck, Sweep

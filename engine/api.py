@@ -137,7 +137,7 @@ def evaluate(request: Any, *, vectors: str | Path | None = None) -> Evaluation |
 
 
 def sweep(request: Any, field: str, *, vectors: str | Path | None = None) -> Sweep | ErrorResult:
-    """``evaluate``'s mean nDCG for one request as ``field`` (evaluate.SWEPT: the recency
+    """``evaluate``'s mean nDCG for one request as ``field`` (fields.SWEPT: the recency
     weight or MMR's λ) goes from 0 to 1, the rest of the policy kept; never raises on bad input."""
     from .evaluate import sweep_over
 

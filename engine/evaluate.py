@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import Any
 
 from .errors import InputError, error_result, internal_error
-from .fields import FIELDS_BY_NAME, OUTCOMES_BY_CODE
+from .fields import FIELDS_BY_NAME, OUTCOMES_BY_CODE, SWEPT
 from .model import Policy, Store
 from .parse import _show, parse_policy
 from .scope import WIDER, Exclusion
@@ -65,9 +65,6 @@ MEASURE_NAMES: dict[str, str] = {
 }
 # The values a sweep visits: 0 to 1 in steps of 0.1, each the nearest float to i/10.
 SWEEP_WEIGHTS: tuple[float, ...] = tuple(i / 10 for i in range(11))
-# The policy fields a sweep can vary, each over those values: the seed blend's recency weight
-# and MMR's λ (at 1, no diversity packing).
-SWEPT: tuple[str, ...] = ("recency_weight", "mmr_lambda")
 # The places a measure is printed to, here and on the page (site/js/core/decimals.js).
 PLACES = 3
 

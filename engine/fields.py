@@ -364,6 +364,9 @@ FIELDS: tuple[Field, ...] = (
 )
 
 FIELDS_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+# The policy fields the scoreboard's sweep can vary (engine/evaluate.py), each from 0 to 1:
+# the seed blend's recency weight and MMR's λ (at 1, no diversity packing).
+SWEPT: tuple[str, ...] = ("recency_weight", "mmr_lambda")
 __all__ = ["EMBEDDING_SCORERS", "GUIDE_PARTS", "OTHER_SCORER", "SCORER_NAMES", "STORE_KINDS"]  # re-exported
 POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in FIELDS)
 # The default store's first question and tenant: what the store-decided defaults are there.
@@ -503,14 +506,7 @@ def tables_js() -> str:
         + "});\n\n"
         "/** The store format: each object's fields, for the store editor's forms. */\n"
         f"export const STORE_FORMAT = Object.freeze({dump(format_rows(), ensure_ascii=False, indent=2)});\n\n"
-        "/** The policy fields the scoreboard's sweep can vary (engine/evaluate.py's SWEPT). */\n"
+        "/** The policy fields the scoreboard's sweep can vary (SWEPT). */\n"
         "/** @type {readonly (keyof Policy)[]} */\n"
-        f"export const SWEPT = Object.freeze({dump(list(_swept()))});\n"
+        f"export const SWEPT = Object.freeze({dump(list(SWEPT))});\n"
     )
-
-
-def _swept() -> tuple[str, ...]:
-    """evaluate.SWEPT, imported here only: the evaluation imports this table."""
-    from engine.evaluate import SWEPT
-
-    return SWEPT

@@ -381,7 +381,7 @@ class SweepPoint(TypedDict):
 
 class Sweep(TypedDict):
     """An evaluation's mean nDCG per scorer as the policy ``field`` swept (the recency weight,
-    or MMR's λ: ``evaluate.SWEPT``) goes from 0 to 1 in steps of 0.1, the rest of the policy
+    or MMR's λ: ``fields.SWEPT``) goes from 0 to 1 in steps of 0.1, the rest of the policy
     as given (``evaluate.sweep_over``)."""
 
     policy: dict[str, Any]

@@ -703,6 +703,6 @@ export const STORE_FORMAT = Object.freeze({
   ]
 });
 
-/** The policy fields the scoreboard's sweep can vary (engine/evaluate.py's SWEPT). */
+/** The policy fields the scoreboard's sweep can vary (SWEPT). */
 /** @type {readonly (keyof Policy)[]} */
 export const SWEPT = Object.freeze(["recency_weight", "mmr_lambda"]);

@@ -26,7 +26,7 @@
 //                                                evaluate the policy (its JSON text) on the store
 //                                                in force: every question under every scorer
 //                                                (engine.evaluate.evaluate_json); with sweep (a
-//                                                field of evaluate.SWEPT, "" for none), each
+//                                                field of fields.SWEPT, "" for none), each
 //                                                scorer's mean nDCG at that field 0, 0.1, ..., 1
 //                                                instead. Sent once the vectors are loaded
 //   {type: "rw:check", id: number, store: string}
