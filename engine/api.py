@@ -71,9 +71,19 @@ def import_everything() -> None:
     """Import the modules the engine otherwise imports when an answer first needs them (the
     embedding's), so that a memory snapshot of Python holds them: a Python restored from
     one has no files to import them from."""
+    import importlib
+
     # semantic imports embedding, floats, packing, plane and wordpiece; fusion is hybrid's
     # reading; claims is the editor's check of a draft's guided claims.
     from . import claims, evaluate, fusion, semantic  # noqa: F401
+    from .scorers import BLENDS, PACKINGS, SCORERS
+
+    # And every module a scorer, a blend, a packing rule or a likeness names, which the
+    # session imports by name when a policy first needs it.
+    named = {s.module for s in SCORERS} | {b.module for b in BLENDS} | {p.module for p in PACKINGS}
+    named |= {s.likeness for s in SCORERS}
+    for name in sorted(named):
+        importlib.import_module(f"{__package__}.{name}")
 
 
 def load_embedding(path: str) -> str:

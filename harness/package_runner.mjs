@@ -39,7 +39,7 @@ const python = await loadPyodide({
 });
 const sitePackages = "/lib/python3.14/site-packages";
 for (const [relative, format] of [[runtime.wheelURL, "wheel"], [runtime.engineBytecodeURL, "zip"]]) {
-  const file = readFileSync(path.join(site, relative));
+  const file = relative.endsWith(".zst") ? await decode(relative) : readFileSync(path.join(site, relative));
   python.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
 }
 python.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
@@ -47,6 +47,10 @@ const engine = python.pyimport("engine");
 // The engine has answered, as in the page before any package is asked for.
 const opening = engine.open_json(JSON.stringify(block("boot").store));
 opening.session.answer_json("{}");
+// The vectors, loaded as the page loads them before packaging a store whose guides use the
+// embedding (panels/packaging-flow.js): their claims are checked as build.py checks them.
+python.FS.writeFile("/tmp/vectors.rwse", readFileSync(path.join(site, runtime.vectorsURL)));
+engine.load_embedding("/tmp/vectors.rwse");
 
 const siteURL = "http://site.invalid/";
 /** The worker's fetch, answered from the built site's folder. @param {string | URL} url */

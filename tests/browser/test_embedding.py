@@ -70,7 +70,7 @@ def meaning_rows(page: Page) -> list[dict[str, Any]]:
              const number = (text) => (text === "" ? null : Number(text));
              return {id: r.dataset.recordId, outcome: r.dataset.outcome, cosine: Number(r.dataset.cosine),
                      bm25: Number(r.dataset.bm25), similarity: number(r.dataset.similarity),
-                     rrf: number(r.dataset.rrf), score: Number(r.dataset.score), rank: number(r.dataset.rank),
+                     rrf: number(r.dataset.rrf), score: number(r.dataset.score), rank: number(r.dataset.rank),
                      other_rank: number(r.dataset.otherRank), ranks: JSON.parse(r.dataset.ranks)};
            })"""
     )

@@ -247,6 +247,8 @@ def test_text_from_users_and_stores_is_never_markup(browser: Browser, tmp_path: 
     store["title"] = "Evil " + PAYLOAD
     store["records"][4]["text"] = "Ticket INC-42: checkout timeout incident " + PAYLOAD
     store["tenants"][0]["label"] = "Team " + PAYLOAD
+    # The guides' claims name M5's numbers, which the new text changes: the build would refuse them.
+    del store["guides"]
     (tmp_path / "store.json").write_text(json.dumps(store))
     out = tmp_path / "site"
     build.build(out=out, store_path=tmp_path / "store.json", quiet=True)

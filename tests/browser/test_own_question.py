@@ -308,6 +308,10 @@ def test_markup_in_the_question_is_shown_as_text(page: Page, site_url: str) -> N
     expect(page.locator("#question-text")).to_have_text(MARKUP)
     expect(page.locator('#question-reading .read-claim[data-kind="ignored"]')).to_contain_text("script")
     expect(page.locator("#baseline-comparison")).to_contain_text(MARKUP)
+    # Committed, the question's inspection restarts at once (not after the typing pause), so
+    # the page does not move under the click that follows.
+    question_box(page).press("Enter")
+    stage_is(page, 1)
     page.get_by_role("button", name="Add current observation").click()
     expect(page.get_by_role("textbox", name="Notebook")).to_have_value(
         re.compile(re.escape(f"Your own question: {MARKUP}"))

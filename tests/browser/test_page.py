@@ -42,7 +42,7 @@ def test_prerendered_html_equals_the_live_result(ready_page: Page, site_url: str
     """The default result baked into index.html is what Python computes once it is ready."""
     html = urllib.request.urlopen(site_url).read().decode()
     baked = re.findall(
-        r'<tr data-record-id="([^"]+)" data-outcome="([^"]+)" data-decided="\d" '
+        r'<tr data-record-id="([^"]+)" data-outcome="([^"]+)" data-decided="\d"\s+'
         r'data-cosine="([^"]+)" data-score="([^"]+)"',
         html,
     )
