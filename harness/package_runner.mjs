@@ -9,40 +9,16 @@
 //   input:  {"jobs": [{"store": text, "fromBoot": bool, "kind": "site" | "scorm" | "cmi5", "score": bool, "out": path}]}
 //   output: {"jobs": [{"problems": [line…] | null, "bytes": number, "ms": number}], "packagingMs": number}
 //            (the zip written to each job's out; ms from the check to the zip, packagingMs the first load)
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { MSG } from "../site/js/python/protocol.js";
 import { packageRequest } from "../site/js/python/worker-package.js";
-import { loadZstd } from "../site/js/python/zstd.js";
 import { prerender } from "../site/js/views/prerender.js";
+import { siteRuntime } from "./site-pyodide.mjs";
 
-const site = path.resolve(process.argv[2]);
-const index = readFileSync(path.join(site, "index.html"), "utf8");
-/** A JSON block of the built page. @param {string} id */
-const block = (id) => JSON.parse(index.match(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, "s"))[1]);
-const runtime = block("runtime");
-const zstd = await loadZstd(readFileSync(path.join(site, runtime.zstdDecoderURL)));
-const runtimeDir = mkdtempSync(path.join(os.tmpdir(), "package-runner-"));
-process.on("exit", () => rmSync(runtimeDir, { recursive: true, force: true }));
-for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) copyFileSync(path.join(site, runtime.indexURL, name), path.join(runtimeDir, name));
-const decode = async (relative) => zstd.decodeAll(readFileSync(path.join(site, relative)));
-writeFileSync(path.join(runtimeDir, "pyodide.asm.wasm"), await decode(runtime.wasmURL));
-writeFileSync(path.join(runtimeDir, "stdlib.zip"), await decode(runtime.stdLibURL));
-const { loadPyodide } = await import(pathToFileURL(path.join(runtimeDir, "pyodide.mjs")).href);
-const python = await loadPyodide({
-  indexURL: `${runtimeDir}/`,
-  stdLibURL: path.join(runtimeDir, "stdlib.zip"),
-  lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
-  stdout: () => {},
-});
-const sitePackages = "/lib/python3.14/site-packages";
-for (const [relative, format] of [[runtime.wheelURL, "wheel"], [runtime.engineBytecodeURL, "zip"]]) {
-  const file = relative.endsWith(".zst") ? await decode(relative) : readFileSync(path.join(site, relative));
-  python.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
-}
-python.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
+const { site, runtime, block, start, installEngine } = await siteRuntime(process.argv[2]);
+const python = await start();
+await installEngine(python);
 const engine = python.pyimport("engine");
 // The engine has answered, as in the page before any package is asked for.
 const opening = engine.open_json(JSON.stringify(block("boot").store));

@@ -16,39 +16,14 @@
 //            "vectors": load_embedding's reply or null, "vectors_ms": its time or null,
 //            "checks": [{"reply": check_store_json's text, "ms": number}…]}
 //            (no answers for a refused store); times in ms, by performance.now() around each call
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { loadZstd } from "../site/js/python/zstd.js";
+import { siteRuntime } from "./site-pyodide.mjs";
 
-const site = path.resolve(process.argv[2]);
+const { start, installEngine } = await siteRuntime(process.argv[2]);
 const vectorsFile = process.argv[3] ? path.resolve(process.argv[3]) : null;
-const runtime = JSON.parse(readFileSync(path.join(site, "index.html"), "utf8").match(/<script type="application\/json" id="runtime">(.*?)<\/script>/s)[1]);
-const zstd = await loadZstd(readFileSync(path.join(site, runtime.zstdDecoderURL)));
-// Node's Pyodide reads pyodide.asm.wasm beside pyodide.asm.mjs: lay the decoded files out
-// in a scratch folder, with the site's JavaScript beside them.
-const runtimeDir = mkdtempSync(path.join(os.tmpdir(), "pyodide-runner-"));
-process.on("exit", () => rmSync(runtimeDir, { recursive: true, force: true }));
-for (const name of ["pyodide.mjs", "pyodide.asm.mjs"]) copyFileSync(path.join(site, runtime.indexURL, name), path.join(runtimeDir, name));
-const decode = async (relative) => zstd.decodeAll(readFileSync(path.join(site, relative)));
-writeFileSync(path.join(runtimeDir, "pyodide.asm.wasm"), await decode(runtime.wasmURL));
-writeFileSync(path.join(runtimeDir, "stdlib.zip"), await decode(runtime.stdLibURL));
-const { loadPyodide } = await import(pathToFileURL(path.join(runtimeDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({
-  indexURL: `${runtimeDir}/`,
-  stdLibURL: path.join(runtimeDir, "stdlib.zip"),
-  lockFileContents: { info: { abi_version: runtime.abiVersion }, packages: {} },
-  stdout: () => {},
-});
-const sitePackages = "/lib/python3.14/site-packages";
-/** Unpack a built archive (path relative to the site) into site-packages, as the worker does. */
-function unpack(/** @type {Uint8Array} */ file, /** @type {string} */ format) {
-  pyodide.unpackArchive(new Uint8Array(file.buffer, file.byteOffset, file.byteLength), format, { extractDir: sitePackages });
-}
-unpack(readFileSync(path.join(site, runtime.wheelURL)), "wheel");
-unpack(await decode(runtime.engineBytecodeURL), "zip");
-pyodide.runPython(`import sys\nfinder = sys.path_importer_cache.get("${sitePackages}")\nif finder: finder.invalidate_caches()`);
+const pyodide = await start();
+await installEngine(pyodide);
 const engine = pyodide.pyimport("engine");
 let vectors = null;
 let vectorsMs = null;

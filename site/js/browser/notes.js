@@ -126,14 +126,3 @@ export function exportMarkdown(notebook, context) {
   return `${parts.join("\n")}\n`;
 }
 
-/** Offer a text file for download. @param {string} name @param {string} text */
-export function download(name, text) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/markdown;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -6,6 +6,7 @@
 // file's own text. Importing goes through the page's one store opening (the engine's
 // parser, its messages), never through a parser of its own here.
 
+import { saveFile } from "../browser/save-file.js";
 import { STORE_FORMAT } from "../core/tables.js";
 
 /** @typedef {keyof typeof STORE_FORMAT} FormatKind */
@@ -96,16 +97,7 @@ export function exportName(store) {
  * @param {string} text @param {string} name
  */
 export function download(text, name) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has taken its copy once click() returns; the URL can go in the next task.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveFile(name, text, "application/json");
 }
 
 /**

@@ -5,7 +5,8 @@
 // tab, and saved notes that could not be read are kept and exported, never dropped.
 
 import { keptLinks, observation } from "../core/observations.js";
-import { discardRecovered, download, exportMarkdown, saveNotebook } from "../browser/notes.js";
+import { discardRecovered, exportMarkdown, saveNotebook } from "../browser/notes.js";
+import { saveFile } from "../browser/save-file.js";
 import { html } from "../views/html.js";
 import { place } from "../views/view.js";
 
@@ -65,7 +66,7 @@ export function setUp({ byId, dispatch, state, link, placed }) {
     const settings = fields.map((f) => ({ name: f.name, label: f.label, value: policy[f.name] }));
     const text = exportMarkdown(notebook, { title: store.title, when, link: link(), recovered, settings });
     const stamp = when.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
-    download(`retrieval-workbench-notes-${stamp}.md`, text);
+    saveFile(`retrieval-workbench-notes-${stamp}.md`, text, "text/markdown;charset=utf-8");
     status.textContent = "Notes exported as a Markdown file, with a JSON copy of the observations.";
   });
   showStorageWarning();

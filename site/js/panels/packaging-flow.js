@@ -6,6 +6,7 @@
 // it with its draft's text. download runs it for the panel (panels/packaging.js) with its
 // progress, the zip's size, or build.py's list of problems.
 
+import { saveFile } from "../browser/save-file.js";
 import { stepsReadVectors } from "../python/engine-client.js";
 import { prerender } from "../views/prerender.js";
 
@@ -80,7 +81,7 @@ export async function download({ engine, byId }, request) {
       problems.hidden = false;
       return;
     }
-    save(made.zip, made.name);
+    saveFile(made.name, made.zip, "application/zip");
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     status.textContent = `${made.name} is ready: ${megabytes(made.zip.length)}, made in ${seconds} s. Your browser saves it with your downloads.`;
   } catch (error) {
@@ -88,18 +89,4 @@ export async function download({ engine, byId }, request) {
   } finally {
     bar.hidden = true;
   }
-}
-
-/** Hand the zip to the browser as a download. @param {Uint8Array<ArrayBuffer>} zip @param {string} name */
-function save(zip, name) {
-  const url = URL.createObjectURL(new Blob([zip], { type: "application/zip" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Once the browser has taken it: a download started from a click reads the blob at once.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
